@@ -1,0 +1,24 @@
+#!/bin/sh
+# Install everything dlock needs to build, test and benchmark on Debian 12.
+# Idempotent: packages already present are skipped, so re-running costs one dpkg query.
+set -eu
+
+PACKAGES="build-essential cmake pkg-config libhiredis-dev libcli11-dev libspdlog-dev libfmt-dev \
+catch2 libexpected-dev redis-server redis-tools hyperfine util-linux time procps clang-format"
+
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+
+if [ -n "$missing" ]; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    # shellcheck disable=SC2086
+    $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi
+
+# The Debian package starts a system redis-server on 6379; dlock's tests never use it
+# (they start their own on free ports), so it is left as the package configured it.

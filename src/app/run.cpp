@@ -1,0 +1,149 @@
+#include "app/run.hpp"
+
+#include <cstdlib>
+#include <pwd.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include "lock/acquire.hpp"
+#include "lock/describe.hpp"
+#include "lock/lease_clock.hpp"
+#include "lock/watchdog.hpp"
+#include "process/exit_status.hpp"
+#include "process/supervisor.hpp"
+#include "redis/lock_backend.hpp"
+#include "util/random.hpp"
+
+namespace dlock::app {
+namespace {
+
+// An owner token inherited from an enclosing `dlock run` makes this a re-entry.
+std::string owner_token() {
+    const char* inherited = std::getenv("DLOCK_OWNER");
+    if (inherited && std::string_view(inherited).size() == 32 &&
+        std::string_view(inherited).find_first_not_of("0123456789abcdef") == std::string::npos)
+        return inherited;
+    return random_hex(16);
+}
+
+lock::HolderInfo self_info(const RunOptions& options) {
+    lock::HolderInfo self;
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    self.host = host;
+    self.pid = getpid();
+    if (const passwd* pw = getpwuid(geteuid()))
+        self.user = pw->pw_name;
+    else
+        self.user = std::to_string(geteuid());
+    self.command = options.command_line;
+    return self;
+}
+
+int64_t wall_now_ms() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+int report_refusal(const RunOptions& options, const lock::Refused& refused) {
+    const auto& last = refused.last;
+    std::string why;
+    if (last.holder)
+        why = fmt::format("held by {}", lock::describe_holder(*last.holder, wall_now_ms()));
+    else
+        why = fmt::format("free, but {} waiter{} queued first", last.waiters,
+                          last.waiters == 1 ? " is" : "s are");
+    if (refused.timed_out)
+        spdlog::warn("timed out after {} waiting for {}, {}; not running {}",
+                     format_duration(*options.wait), options.name, why, options.command_line);
+    else
+        spdlog::warn("{} is {}; not running {}", options.name, why, options.command_line);
+    return options.conflict_exit_code;
+}
+
+void export_lease(const RunOptions& options, const std::string& owner, const lock::Acquired& a) {
+    setenv("DLOCK_NAME", options.name.c_str(), 1);
+    setenv("DLOCK_OWNER", owner.c_str(), 1);
+    setenv("DLOCK_FENCING_TOKEN", std::to_string(a.fence).c_str(), 1);
+    setenv("DLOCK_TTL_MS", std::to_string(options.ttl.count()).c_str(), 1);
+}
+
+// Releases our hold. Retries briefly through connection errors; if that fails the lease
+// simply expires after its TTL.
+void release(redis::LockBackend& backend, const lock::Keys& keys, const RunOptions& options,
+             const std::string& owner, const std::string& hold, bool lease_lost) {
+    Result<std::optional<int64_t>> released = fail(exit_code::internal, "not tried");
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        released = backend.release(keys, owner, hold, kWaiterHeartbeat);
+        if (released || !released.error().transient)
+            break;
+    }
+    if (!released)
+        spdlog::warn("could not release {}: {}; it expires by itself within {}", options.name,
+                     released.error().message, format_duration(options.ttl));
+    else if (!*released && !lease_lost)
+        spdlog::warn("the lease on {} had already expired when the command finished",
+                     options.name);
+    else if (*released)
+        spdlog::info("released {} ({} hold{} left)", options.name, **released,
+                     **released == 1 ? "" : "s");
+}
+
+} // namespace
+
+int run(const Connection& connection, const RunOptions& options) {
+    const lock::Keys keys = lock::Keys::of(connection.prefix, options.name);
+    const std::string owner = owner_token();
+    const std::string hold = random_hex(8);
+
+    redis::LockBackend backend(connection.redis);
+    lock::AcquireSpec spec{keys,
+                           {owner, hold, options.ttl, "", kWaiterHeartbeat, self_info(options)},
+                           options.wait};
+    auto result = lock::acquire(backend, spec);
+    if (!result) {
+        spdlog::error("{}", result.error().message);
+        return result.error().exit_code;
+    }
+    if (auto* refused = std::get_if<lock::Refused>(&*result))
+        return report_refusal(options, *refused);
+    const auto acquired = std::get<lock::Acquired>(*result);
+    spdlog::info("acquired {} (token {}, {} hold{})", options.name, acquired.fence,
+                 acquired.holds, acquired.holds == 1 ? "" : "s");
+
+    export_lease(options, owner, acquired);
+    auto supervisor = process::Supervisor::create();
+    if (!supervisor) {
+        spdlog::error("{}", supervisor.error().message);
+        release(backend, keys, options, owner, hold, false);
+        return supervisor.error().exit_code;
+    }
+    auto child = supervisor->spawn(options.argv);
+    if (!child) {
+        spdlog::error("{}", child.error().message);
+        release(backend, keys, options, owner, hold, false);
+        return child.error().exit_code;
+    }
+
+    lock::LeaseClock clock(acquired.sent_at, options.ttl, options.kill_after);
+    lock::Watchdog watchdog(redis::backend_factory(connection.redis), keys, owner, options.ttl,
+                            clock, [&] { supervisor->notify(); });
+    watchdog.start();
+    auto outcome = supervisor->wait({[&] { return clock.stop_at(); }, options.lost_signal,
+                                     options.kill_after});
+    watchdog.stop(); // no renewal may follow the release
+
+    if (outcome.stopped && clock.confirmed_lost())
+        spdlog::error("lost the lease on {}: it was released or taken over; the command was "
+                      "stopped",
+                      options.name);
+    else if (outcome.stopped)
+        spdlog::error("could not renew the lease on {} in time; the command was stopped before "
+                      "the lease could expire",
+                      options.name);
+    release(backend, keys, options, owner, hold, outcome.stopped);
+    return outcome.stopped ? exit_code::lease_lost
+                           : process::exit_code_from_wait_status(outcome.wait_status);
+}
+
+} // namespace dlock::app

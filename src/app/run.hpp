@@ -1,0 +1,37 @@
+#pragma once
+
+#include <csignal>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "redis/endpoint.hpp"
+#include "util/duration.hpp"
+#include "util/exit_codes.hpp"
+
+namespace dlock::app {
+
+struct Connection {
+    redis::ConnectOptions redis;
+    std::string prefix = "dlock";
+};
+
+struct RunOptions {
+    std::string name;
+    std::vector<std::string> argv;    // what to exec (already wrapped in /bin/sh -c for -c)
+    std::string command_line;         // what to show: the user's command, shortened
+    std::optional<Millis> wait{Millis(0)}; // 0: do not wait; nullopt: wait forever
+    int conflict_exit_code = exit_code::busy;
+    Millis ttl{30'000};
+    Millis kill_after{5'000};
+    int lost_signal = SIGTERM;
+};
+
+// How long a waiter that stops heartbeating stays in the queue (see README, "Waiting").
+inline constexpr Millis kWaiterHeartbeat{3000};
+
+// `dlock run`: take the lease, run the command under a watchdog, release. Returns the exit
+// status (see util/exit_codes.hpp); every failure has been reported on stderr.
+int run(const Connection& connection, const RunOptions& options);
+
+} // namespace dlock::app

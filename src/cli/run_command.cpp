@@ -1,0 +1,130 @@
+#include "cli/run_command.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "lock/describe.hpp"
+#include "lock/keys.hpp"
+#include "lock/lease_clock.hpp"
+#include "util/signals.hpp"
+
+namespace dlock::cli {
+namespace {
+
+constexpr Millis kMinTtl{1000};
+constexpr Millis kMaxTtl{24 * 3600 * 1000};
+
+template <typename T>
+Result<T> for_option(std::string_view option, Result<T> r) {
+    if (!r)
+        r.error().message = fmt::format("{}: {}", option, r.error().message);
+    return r;
+}
+
+} // namespace
+
+RunCommand::RunCommand(CLI::App& parent) {
+    app_ = parent.add_subcommand("run", "Run a command while holding a lock");
+    app_->footer("\nUsage:\n  dlock [global options] run [options] NAME -- COMMAND [ARG...]\n"
+                 "  dlock [global options] run [options] NAME -c 'shell command'");
+    app_->add_option("NAME", names_, "lock name: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = -")
+        ->required();
+    auto no_wait = app_->add_flag("-n,--no-wait", no_wait_,
+                                  "give up at once if the lock is held (the default)");
+    app_->add_option("-w,--wait", wait_,
+                     "wait up to DURATION for the lock ('forever' waits without limit)")
+        ->option_text("DURATION")
+        ->excludes(no_wait);
+    app_->add_option("-E,--conflict-exit-code", conflict_exit_code_,
+                     "exit status when the lock was not obtained (default 75)")
+        ->option_text("N");
+    app_->add_option("--ttl", ttl_, "lease length, renewed every TTL/3 (default 30s)")
+        ->option_text("DURATION");
+    app_->add_option("-k,--kill-after", kill_after_,
+                     "after a lost lease, SIGKILL the command this long after the stop signal "
+                     "(default TTL/6, at most 5s; at most TTL/3)")
+        ->option_text("DURATION");
+    app_->add_option("--lost-signal", lost_signal_,
+                     "signal sent to the command's process group when the lease is lost "
+                     "(default TERM)")
+        ->option_text("SIGNAL");
+    app_->add_option("-c,--command", shell_command_, "run STRING with /bin/sh -c")
+        ->option_text("STRING");
+}
+
+Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& command) const {
+    app::RunOptions o;
+    if (names_.size() != 1)
+        return usage_error("run takes exactly one lock NAME before '--'");
+    auto name = lock::validate_name(names_[0]);
+    if (!name)
+        return tl::unexpected(name.error());
+    o.name = std::move(*name);
+
+    if (!shell_command_.empty()) {
+        o.argv = {"/bin/sh", "-c", shell_command_, "sh"};
+        o.argv.insert(o.argv.end(), command.begin(), command.end());
+        o.command_line = lock::command_line({shell_command_});
+    } else if (!command.empty()) {
+        o.argv = command;
+        o.command_line = lock::command_line(command);
+    } else {
+        return usage_error("missing command: use run NAME -- COMMAND [ARG...] or "
+                           "run NAME -c 'shell command'");
+    }
+
+    if (!wait_.empty()) {
+        auto wait = for_option("--wait", parse_wait_duration(wait_));
+        if (!wait)
+            return tl::unexpected(wait.error());
+        o.wait = *wait;
+    }
+    if (conflict_exit_code_ < 0 || conflict_exit_code_ > 255)
+        return usage_error(fmt::format("--conflict-exit-code {}: must be from 0 to 255",
+                                       conflict_exit_code_));
+    o.conflict_exit_code = conflict_exit_code_;
+
+    auto ttl = for_option("--ttl", parse_duration(ttl_));
+    if (!ttl)
+        return tl::unexpected(ttl.error());
+    if (*ttl < kMinTtl || *ttl > kMaxTtl)
+        return usage_error(fmt::format("--ttl {}: must be from {} to {}", ttl_,
+                                       format_duration(kMinTtl), format_duration(kMaxTtl)));
+    o.ttl = *ttl;
+
+    o.kill_after = std::min(Millis(5000), o.ttl / 6);
+    if (!kill_after_.empty()) {
+        auto grace = for_option("--kill-after", parse_duration(kill_after_));
+        if (!grace)
+            return tl::unexpected(grace.error());
+        // The stop signal goes out at the latest (last renewal + TTL - margin - grace): the
+        // grace must leave room for at least one renewal period before that.
+        if (*grace > o.ttl / 3)
+            return usage_error(fmt::format(
+                "--kill-after {} does not fit in --ttl {}: the command must be killed before "
+                "the lease can expire, so --kill-after may be at most TTL/3 ({})",
+                kill_after_, format_duration(o.ttl), format_duration(o.ttl / 3)));
+        o.kill_after = *grace;
+    }
+
+    auto signal = for_option("--lost-signal", parse_signal(lost_signal_));
+    if (!signal)
+        return tl::unexpected(signal.error());
+    o.lost_signal = *signal;
+    return o;
+}
+
+int RunCommand::execute(const GlobalOptions& globals, const std::vector<std::string>& command) {
+    auto connection = globals.resolve();
+    auto run_options = options(command);
+    for (auto* failed : {connection ? nullptr : &connection.error(),
+                         run_options ? nullptr : &run_options.error()}) {
+        if (failed) {
+            spdlog::error("{}", failed->message);
+            return failed->exit_code;
+        }
+    }
+    return app::run(*connection, *run_options);
+}
+
+} // namespace dlock::cli

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/global_options.hpp"
+
+namespace dlock::cli {
+
+// `dlock run [options] NAME -- COMMAND [ARG...]` / `dlock run [options] NAME -c 'shell command'`
+class RunCommand {
+public:
+    explicit RunCommand(CLI::App& parent);
+    CLI::App* app() const { return app_; }
+    // `command` is everything after "--" on the command line.
+    int execute(const GlobalOptions& globals, const std::vector<std::string>& command);
+
+private:
+    Result<app::RunOptions> options(const std::vector<std::string>& command) const;
+
+    CLI::App* app_;
+    std::vector<std::string> names_;
+    bool no_wait_ = false;
+    std::string wait_;
+    int conflict_exit_code_ = exit_code::busy;
+    std::string ttl_ = "30s";
+    std::string kill_after_;
+    std::string lost_signal_ = "TERM";
+    std::string shell_command_;
+};
+
+} // namespace dlock::cli

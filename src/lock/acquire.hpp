@@ -1,0 +1,37 @@
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <variant>
+
+#include "lock/backend.hpp"
+
+namespace dlock::lock {
+
+struct AcquireSpec {
+    Keys keys;
+    AcquireRequest request;       // waiter_id is filled in when waiting
+    std::optional<Millis> wait;   // nullopt: wait forever; 0: do not wait
+};
+
+struct Acquired {
+    int64_t fence = 0;
+    int64_t holds = 0;
+    // When the successful acquire was sent: the lease lasts at least until this + ttl.
+    std::chrono::steady_clock::time_point sent_at;
+};
+
+struct Refused {
+    AcquireOutcome last; // the holder and queue as last seen
+    bool timed_out = false; // waited and gave up (vs. no-wait refusal)
+};
+
+using AcquireResult = Result<std::variant<Acquired, Refused>>;
+
+// Takes the lease, waiting in the FIFO queue if allowed. Waiting is event-driven: each round
+// blocks on this waiter's wake list, bounded by the remaining wait, the holder's lease and the
+// heartbeat, so a lost wake-up or an expiry without release only delays, never hangs.
+// The wait deadline is absolute across retries and reconnects.
+AcquireResult acquire(Backend& backend, AcquireSpec spec);
+
+} // namespace dlock::lock

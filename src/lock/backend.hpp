@@ -1,0 +1,66 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "lock/keys.hpp"
+#include "util/duration.hpp"
+#include "util/error.hpp"
+
+namespace dlock::lock {
+
+// Who holds (or asks for) a lease: shown in refusals and `dlock status`.
+struct HolderInfo {
+    std::string host;
+    int64_t pid = 0;
+    std::string user;
+    std::string command;
+    int64_t since_ms = 0; // Redis server time of the acquisition, ms since the epoch
+    int64_t fence = 0;
+};
+
+struct AcquireRequest {
+    std::string owner;     // 128-bit token shared by nested holders (re-entry)
+    std::string hold_id;   // unique per request, so a retried acquire is a replay
+    Millis ttl{};
+    std::string waiter_id; // empty: do not queue (no-wait)
+    Millis heartbeat{};    // how long a silent waiter stays in the queue
+    HolderInfo self;       // host, pid, user, command of this process
+};
+
+struct AcquireOutcome {
+    bool acquired = false;
+    int64_t fence = 0;              // when acquired
+    int64_t holds = 0;              // when acquired: 1, or more when re-entered
+    Millis lease_left{};            // when refused: the holder's remaining lease (may be <0)
+    std::optional<HolderInfo> holder; // when refused and held (absent: free, others queued)
+    int64_t waiters = 0;            // when refused: queued waiters including us
+};
+
+// Everything the lock logic needs from a store. Implemented over one Redis connection in
+// src/redis/; a Sentinel, Cluster or Redlock-quorum store can implement the same interface.
+// Each call is bounded by the store's command timeout, and `await_wake` by its timeout too.
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual Result<AcquireOutcome> acquire(const Keys& keys, const AcquireRequest& request) = 0;
+    // true: renewed; false: the lease is no longer ours.
+    virtual Result<bool> renew(const Keys& keys, std::string_view owner, Millis ttl) = 0;
+    // Holds left (0: released, waiters woken), or nullopt when the lease was not ours.
+    virtual Result<std::optional<int64_t>> release(const Keys& keys, std::string_view owner,
+                                                   std::string_view hold_id, Millis heartbeat) = 0;
+    // Blocks until this waiter is woken (true) or `timeout` passes (false).
+    virtual Result<bool> await_wake(const Keys& keys, std::string_view waiter_id,
+                                    Millis timeout) = 0;
+    virtual Result<void> leave_queue(const Keys& keys, std::string_view waiter_id,
+                                     Millis heartbeat) = 0;
+};
+
+// Opens a fresh backend (own connection), e.g. for the watchdog thread.
+using BackendFactory = std::function<Result<std::unique_ptr<Backend>>()>;
+
+} // namespace dlock::lock

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+
+#include "util/duration.hpp"
+
+namespace dlock::lock {
+
+// The client-side view of how long our lease is guaranteed to exist, on the monotonic clock.
+// Redis keeps the key at least until (send time of the last successful renewal + TTL); the
+// command must be dead before then, so it is told to stop at
+//     stop_at = guaranteed_until - safety margin - kill grace.
+// Written by the watchdog thread, read by the supervisor loop.
+class LeaseClock {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    LeaseClock(Clock::time_point acquired_sent_at, Millis ttl, Millis grace);
+
+    // A renewal sent at `sent_at` succeeded.
+    void renewed(Clock::time_point sent_at);
+    // Redis says the lease is no longer ours: stop the command now.
+    void lost() { lost_.store(true); }
+
+    bool confirmed_lost() const { return lost_.load(); }
+    Clock::time_point guaranteed_until() const;
+    Clock::time_point stop_at() const;
+    // True once the command had to be stopped (lease lost, or could not be renewed in time).
+    bool expired(Clock::time_point now = Clock::now()) const;
+
+    static Millis safety_margin(Millis ttl);
+
+private:
+    std::atomic<Clock::rep> guaranteed_until_;
+    std::atomic<bool> lost_{false};
+    Millis ttl_;
+    Millis grace_;
+};
+
+} // namespace dlock::lock

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <csignal>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+#include "util/error.hpp"
+
+namespace dlock::process {
+
+struct SpawnOptions {
+    std::vector<std::string> argv; // argv[0] is looked up in PATH
+    sigset_t child_mask;           // signal mask the command starts with
+    bool take_terminal = false;    // make the command the terminal's foreground group
+};
+
+// Forks and execs the command as the leader of a new process group. The child dies with
+// SIGKILL if dlock dies (PR_SET_PDEATHSIG), since nothing would renew the lease.
+// Exec failures come back as errors with exit code 127 (not found) or 126 (not executable),
+// after the failed child has been reaped.
+Result<pid_t> spawn(const SpawnOptions& options);
+
+} // namespace dlock::process

@@ -1,0 +1,182 @@
+#include "process/supervisor.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <poll.h>
+#include <spdlog/spdlog.h>
+#include <sys/eventfd.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "process/spawn.hpp"
+#include "util/signals.hpp"
+
+namespace dlock::process {
+namespace {
+
+constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
+// How long the group may take to vanish after SIGKILL before we give up waiting.
+constexpr Millis kKillWait{5000};
+
+sigset_t handled_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    for (int s : kForwarded)
+        sigaddset(&set, s);
+    return set;
+}
+
+int poll_timeout(Supervisor::Clock::time_point until) {
+    auto left = std::chrono::duration_cast<Millis>(until - Supervisor::Clock::now()).count();
+    return static_cast<int>(std::clamp<int64_t>(left + 1, 0, 60'000));
+}
+
+bool group_alive(pid_t pgid) { return kill(-pgid, 0) == 0 || errno == EPERM; }
+
+} // namespace
+
+Result<Supervisor> Supervisor::create() {
+    Supervisor s;
+    sigset_t set = handled_signals();
+    pthread_sigmask(SIG_BLOCK, &set, &s.original_mask_);
+    s.signal_fd_ = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+    s.event_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (s.signal_fd_ < 0 || s.event_fd_ < 0)
+        return fail(exit_code::internal,
+                    fmt::format("cannot set up signal handling: {}", strerror(errno)));
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    return s;
+}
+
+Supervisor::Supervisor(Supervisor&& o) noexcept
+    : signal_fd_(o.signal_fd_), event_fd_(o.event_fd_), original_mask_(o.original_mask_),
+      owns_terminal_(o.owns_terminal_), child_(o.child_), child_done_(o.child_done_),
+      child_status_(o.child_status_) {
+    o.signal_fd_ = o.event_fd_ = -1;
+}
+
+Supervisor::~Supervisor() {
+    if (signal_fd_ >= 0)
+        close(signal_fd_);
+    if (event_fd_ >= 0)
+        close(event_fd_);
+}
+
+Result<pid_t> Supervisor::spawn(const std::vector<std::string>& argv) {
+    // An interactive command gets the terminal, or reading it would stop it with SIGTTIN.
+    owns_terminal_ = isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
+    auto pid = process::spawn(SpawnOptions{argv, original_mask_, owns_terminal_});
+    if (!pid) {
+        restore_terminal();
+        return pid;
+    }
+    child_ = *pid;
+    return pid;
+}
+
+void Supervisor::notify() const {
+    uint64_t one = 1;
+    (void)!write(event_fd_, &one, sizeof one);
+}
+
+void Supervisor::reap() {
+    int status;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+        if (pid == child_) {
+            child_done_ = true;
+            child_status_ = status;
+        }
+    }
+}
+
+void Supervisor::handle_signals() {
+    signalfd_siginfo info;
+    while (read(signal_fd_, &info, sizeof info) == sizeof info) {
+        int signo = static_cast<int>(info.ssi_signo);
+        if (signo == SIGCHLD)
+            continue; // reap() runs after every wake-up anyway
+        if (!child_done_) {
+            spdlog::debug("forwarding SIG{} to the command", signal_name(signo));
+            kill(-child_, signo);
+        }
+    }
+    uint64_t count;
+    (void)!read(event_fd_, &count, sizeof count);
+    reap();
+}
+
+Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
+    Outcome outcome;
+    Clock::time_point kill_at = Clock::time_point::max();
+    pollfd fds[2] = {{signal_fd_, POLLIN, 0}, {event_fd_, POLLIN, 0}};
+    reap();
+    while (!child_done_) {
+        const auto now = Clock::now();
+        if (!outcome.stopped && now >= policy.stop_at()) {
+            outcome.stopped = true;
+            kill_at = now + policy.grace;
+            spdlog::debug("stopping the command with SIG{}", signal_name(policy.signal));
+            kill(-child_, policy.signal);
+        }
+        if (outcome.stopped && now >= kill_at) {
+            kill(-child_, SIGKILL);
+            kill_at = Clock::time_point::max();
+        }
+        const auto next = outcome.stopped ? kill_at : policy.stop_at();
+        if (poll(fds, 2, next == Clock::time_point::max() ? -1 : poll_timeout(next)) < 0 &&
+            errno != EINTR)
+            break;
+        handle_signals();
+    }
+    outcome.wait_status = child_status_;
+    drain_group(policy, outcome.stopped);
+    restore_terminal();
+    return outcome;
+}
+
+void Supervisor::drain_group(const StopPolicy& policy, bool kill_now) {
+    if (!group_alive(child_))
+        return;
+    spdlog::info("the command left processes in its group; sending SIG{}",
+                 kill_now ? "KILL" : "TERM");
+    kill(-child_, kill_now ? SIGKILL : SIGTERM);
+    auto kill_at = kill_now ? Clock::now() : Clock::now() + policy.grace;
+    bool killed = kill_now;
+    const auto give_up = kill_at + kKillWait;
+    pollfd fds[1] = {{signal_fd_, POLLIN, 0}};
+    while (group_alive(child_)) {
+        auto now = Clock::now();
+        if (!killed && now >= kill_at) {
+            kill(-child_, SIGKILL);
+            killed = true;
+        }
+        if (now >= give_up) {
+            spdlog::error("processes of the command's group {} survive SIGKILL", child_);
+            return;
+        }
+        // Group members we do not parent do not send us SIGCHLD: re-check every 50 ms.
+        poll(fds, 1, std::min(50, poll_timeout(killed ? give_up : kill_at)));
+        handle_signals();
+    }
+}
+
+void Supervisor::restore_terminal() {
+    if (!owns_terminal_)
+        return;
+    // We are in the background now: SIGTTOU would stop us.
+    sigset_t ttou, old;
+    sigemptyset(&ttou);
+    sigaddset(&ttou, SIGTTOU);
+    pthread_sigmask(SIG_BLOCK, &ttou, &old);
+    tcsetpgrp(STDIN_FILENO, getpgrp());
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    owns_terminal_ = false;
+}
+
+} // namespace dlock::process

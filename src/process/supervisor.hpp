@@ -1,0 +1,70 @@
+#pragma once
+
+#include <chrono>
+#include <csignal>
+#include <functional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+#include "util/duration.hpp"
+#include "util/error.hpp"
+
+namespace dlock::process {
+
+// Runs one command and stays with it until it and its whole process group are gone:
+// forwards INT, TERM, HUP, QUIT, USR1 and USR2 to the group, reaps (dlock is a child
+// subreaper, so orphaned grandchildren come back to it), and stops the group when told to.
+// Signals are taken synchronously through a signalfd; nothing runs in a signal handler.
+class Supervisor {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    // When to stop the command (e.g. the lease can no longer be renewed), how, and how long
+    // to wait before SIGKILL.
+    struct StopPolicy {
+        std::function<Clock::time_point()> stop_at;
+        int signal = SIGTERM;
+        Millis grace{5000};
+    };
+
+    struct Outcome {
+        int wait_status = 0;
+        bool stopped = false; // the policy stopped it
+    };
+
+    // Blocks the handled signals in the calling thread; call it before starting threads so
+    // they inherit the mask and the signals reach the signalfd.
+    static Result<Supervisor> create();
+    ~Supervisor();
+    Supervisor(Supervisor&& other) noexcept;
+    Supervisor(const Supervisor&) = delete;
+    Supervisor& operator=(const Supervisor&) = delete;
+    Supervisor& operator=(Supervisor&&) = delete;
+
+    Result<pid_t> spawn(const std::vector<std::string>& argv);
+
+    // Thread-safe: makes wait() re-read the stop deadline now.
+    void notify() const;
+
+    // Waits for the command; afterwards ends anything it left in its process group (TERM,
+    // then KILL after the grace period) so nothing runs outside the lock.
+    Outcome wait(const StopPolicy& policy);
+
+private:
+    Supervisor() = default;
+    void handle_signals();
+    void reap();
+    void drain_group(const StopPolicy& policy, bool kill_now);
+    void restore_terminal();
+
+    int signal_fd_ = -1;
+    int event_fd_ = -1;
+    sigset_t original_mask_{};
+    bool owns_terminal_ = false;
+    pid_t child_ = -1;
+    bool child_done_ = false;
+    int child_status_ = 0;
+};
+
+} // namespace dlock::process

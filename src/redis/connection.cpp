@@ -1,0 +1,145 @@
+#include "redis/connection.hpp"
+
+#include <fmt/format.h>
+#include <hiredis/hiredis.h>
+#include <string>
+#include <sys/time.h>
+#include <vector>
+
+namespace dlock::redis {
+namespace {
+
+timeval to_timeval(Millis d) {
+    return timeval{static_cast<time_t>(d.count() / 1000),
+                   static_cast<suseconds_t>((d.count() % 1000) * 1000)};
+}
+
+bool is_auth_error(std::string_view msg) {
+    return msg.starts_with("NOAUTH") || msg.starts_with("WRONGPASS") ||
+           msg.starts_with("ERR invalid password") || msg.starts_with("ERR AUTH") ||
+           msg.starts_with("NOPERM");
+}
+
+} // namespace
+
+void Connection::Free::operator()(redisContext* c) const { redisFree(c); }
+
+Connection::Connection(std::unique_ptr<redisContext, Free> ctx, ConnectOptions options)
+    : ctx_(std::move(ctx)), options_(std::move(options)) {}
+
+Error Connection::io_error(std::string_view what) const {
+    std::string reason = ctx_->errstr;
+    if (reason.find("temporarily unavailable") != std::string::npos ||
+        reason.find("timed out") != std::string::npos)
+        reason = fmt::format("timed out after {}", format_duration(options_.command_timeout));
+    else if (reason.empty())
+        reason = "connection lost";
+    return Error{exit_code::unavailable,
+                 fmt::format("{} failed on Redis at {}: {}", what, options_.endpoint.display(),
+                             reason),
+                 true};
+}
+
+Result<Connection> Connection::open(const ConnectOptions& options) {
+    const Endpoint& ep = options.endpoint;
+    timeval connect_tv = to_timeval(options.connect_timeout);
+    redisContext* raw = ep.unix_path.empty()
+                            ? redisConnectWithTimeout(ep.host.c_str(), ep.port, connect_tv)
+                            : redisConnectUnixWithTimeout(ep.unix_path.c_str(), connect_tv);
+    if (raw == nullptr)
+        return fail(exit_code::unavailable,
+                    fmt::format("cannot reach Redis at {}: out of memory", ep.display()));
+    std::unique_ptr<redisContext, Free> ctx(raw);
+    if (ctx->err) {
+        std::string reason = ctx->errstr;
+        if (reason.find("temporarily unavailable") != std::string::npos ||
+            reason.find("timed out") != std::string::npos)
+            reason = fmt::format("connect timed out after {}",
+                                 format_duration(options.connect_timeout));
+        return fail(exit_code::unavailable,
+                    fmt::format("cannot reach Redis at {}: {}", ep.display(), reason), true);
+    }
+    redisSetTimeout(ctx.get(), to_timeval(options.command_timeout));
+    if (ep.unix_path.empty())
+        redisEnableKeepAlive(ctx.get());
+
+    Connection conn(std::move(ctx), options);
+    // AUTH and SELECT are pipelined: one round trip, and only when configured.
+    int pending = 0;
+    if (!ep.password.empty()) {
+        if (ep.user.empty())
+            redisAppendCommand(conn.ctx_.get(), "AUTH %b", ep.password.data(), ep.password.size());
+        else
+            redisAppendCommand(conn.ctx_.get(), "AUTH %b %b", ep.user.data(), ep.user.size(),
+                               ep.password.data(), ep.password.size());
+        ++pending;
+    }
+    if (ep.db != 0) {
+        redisAppendCommand(conn.ctx_.get(), "SELECT %d", ep.db);
+        ++pending;
+    }
+    for (int i = 0; i < pending; ++i) {
+        void* raw_reply = nullptr;
+        if (redisGetReply(conn.ctx_.get(), &raw_reply) != REDIS_OK) {
+            Error e = conn.io_error("connecting");
+            e.message = fmt::format("cannot reach Redis at {}: {}", ep.display(),
+                                    e.message.substr(e.message.rfind(": ") + 2));
+            return tl::unexpected(e);
+        }
+        Reply reply(static_cast<redisReply*>(raw_reply));
+        if (reply.is_error()) {
+            if (i == 0 && !ep.password.empty())
+                return fail(exit_code::unavailable,
+                            fmt::format("authentication to Redis at {} failed: {}",
+                                        ep.display(), reply.str()));
+            return fail(exit_code::unavailable,
+                        fmt::format("cannot select database {} on Redis at {}: {}", ep.db,
+                                    ep.display(), reply.str()));
+        }
+    }
+    return conn;
+}
+
+Result<Reply> Connection::checked(void* raw_reply, std::string_view command_name) {
+    if (raw_reply == nullptr) {
+        broken_ = true;
+        return tl::unexpected(io_error(command_name));
+    }
+    Reply reply(static_cast<redisReply*>(raw_reply));
+    if (reply.is_error()) {
+        std::string_view msg = reply.str();
+        if (is_auth_error(msg))
+            return fail(exit_code::unavailable,
+                        fmt::format("authentication to Redis at {} failed: {}",
+                                    options_.endpoint.display(), msg));
+        return fail(exit_code::internal, std::string(msg));
+    }
+    return reply;
+}
+
+Result<Reply> Connection::command(std::span<const std::string_view> args) {
+    if (broken_)
+        return tl::unexpected(io_error(args.empty() ? "command" : args[0]));
+    std::vector<const char*> argv;
+    std::vector<size_t> lens;
+    argv.reserve(args.size());
+    lens.reserve(args.size());
+    for (auto a : args) {
+        argv.push_back(a.data());
+        lens.push_back(a.size());
+    }
+    void* raw = redisCommandArgv(ctx_.get(), static_cast<int>(argv.size()), argv.data(),
+                                 lens.data());
+    return checked(raw, args.empty() ? "command" : args[0]);
+}
+
+Result<Reply> Connection::blocking_command(std::initializer_list<std::string_view> args,
+                                           Millis block) {
+    redisSetTimeout(ctx_.get(), to_timeval(options_.command_timeout + block));
+    auto reply = command(args);
+    if (!broken_)
+        redisSetTimeout(ctx_.get(), to_timeval(options_.command_timeout));
+    return reply;
+}
+
+} // namespace dlock::redis

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "redis/endpoint.hpp"
+#include "redis/reply.hpp"
+#include "util/error.hpp"
+
+struct redisContext;
+
+namespace dlock::redis {
+
+// One synchronous hiredis connection. This file pair is the only place that talks to hiredis
+// (besides reply.cpp reading replies).
+class Connection {
+public:
+    // Connects, then authenticates and selects the database in one round trip when needed.
+    // Failures are exit_code::unavailable and name the endpoint, never the password.
+    static Result<Connection> open(const ConnectOptions& options);
+
+    // Runs one command. I/O errors and timeouts become transient `unavailable` errors (the
+    // connection is then broken and must be reopened); error replies become `internal` errors
+    // carrying the server's message, except authentication errors which are `unavailable`.
+    // A nil reply is returned as a Reply for the caller to interpret.
+    Result<Reply> command(std::span<const std::string_view> args);
+    Result<Reply> command(std::initializer_list<std::string_view> args) {
+        return command(std::span<const std::string_view>(args.begin(), args.size()));
+    }
+    // For a blocking command (BLPOP ... timeout): the socket timeout is `block` longer.
+    Result<Reply> blocking_command(std::initializer_list<std::string_view> args, Millis block);
+
+    bool broken() const { return broken_; }
+    const ConnectOptions& options() const { return options_; }
+
+private:
+    struct Free {
+        void operator()(redisContext* c) const;
+    };
+    Connection(std::unique_ptr<redisContext, Free> ctx, ConnectOptions options);
+    Error io_error(std::string_view what) const;
+    Result<Reply> checked(void* raw_reply, std::string_view command_name);
+
+    std::unique_ptr<redisContext, Free> ctx_;
+    ConnectOptions options_;
+    bool broken_ = false;
+};
+
+} // namespace dlock::redis

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "util/duration.hpp"
+#include "util/error.hpp"
+
+namespace dlock::redis {
+
+// Where and how to connect. Parsed from
+//   redis://[user[:password]@]host[:port][/db]    (IPv6 hosts in brackets: redis://[::1]:6380)
+//   unix:///path/to/redis.sock[?db=N]
+struct Endpoint {
+    std::string host;      // empty for unix sockets
+    int port = 6379;
+    std::string unix_path; // empty for TCP
+    std::string user;
+    std::string password;  // never printed
+    int db = 0;
+
+    // "host:port" or the socket path: safe to show, never contains credentials.
+    std::string display() const;
+};
+
+Result<Endpoint> parse_url(std::string_view url);
+
+struct ConnectOptions {
+    Endpoint endpoint;
+    Millis connect_timeout{2000};
+    Millis command_timeout{2000};
+};
+
+} // namespace dlock::redis

@@ -1,0 +1,130 @@
+#include "redis/lock_backend.hpp"
+
+#include <fmt/format.h>
+
+#include "redis/script_runner.hpp"
+
+namespace dlock::redis {
+namespace {
+
+std::string ms(Millis d) { return std::to_string(d.count()); }
+
+Error bad_reply(std::string_view script_name) {
+    return Error{exit_code::internal,
+                 fmt::format("unexpected reply from script {}.lua", script_name)};
+}
+
+} // namespace
+
+LockBackend::LockBackend(Connection conn) : options_(conn.options()), conn_(std::move(conn)) {}
+
+Result<void> LockBackend::connect() { return connection().map([](Connection*) {}); }
+
+Result<Connection*> LockBackend::connection() {
+    if (conn_ && conn_->broken())
+        conn_.reset();
+    if (!conn_) {
+        auto opened = Connection::open(options_);
+        if (!opened)
+            return tl::unexpected(opened.error());
+        conn_.emplace(std::move(*opened));
+    }
+    return &*conn_;
+}
+
+Result<Reply> LockBackend::run(std::string_view script_name,
+                               const std::vector<std::string_view>& keys,
+                               const std::vector<std::string_view>& args) {
+    auto conn = connection();
+    if (!conn)
+        return tl::unexpected(conn.error());
+    return run_script(**conn, script(script_name), keys, args);
+}
+
+Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
+                                                  const lock::AcquireRequest& r) {
+    const std::string ttl = ms(r.ttl), heartbeat = ms(r.heartbeat);
+    const std::string pid = std::to_string(r.self.pid);
+    auto reply = run("acquire", {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake},
+                     {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, r.self.host, pid,
+                      r.self.user, r.self.command});
+    if (!reply)
+        return tl::unexpected(reply.error());
+    lock::AcquireOutcome out;
+    if (reply->size() == 3 && reply->operator[](0).as_int() == 1) {
+        out.acquired = true;
+        out.fence = (*reply)[1].as_int();
+        out.holds = (*reply)[2].as_int();
+        return out;
+    }
+    if (reply->size() != 9)
+        return tl::unexpected(bad_reply("acquire"));
+    const auto& v = *reply;
+    out.lease_left = Millis(v[1].as_int());
+    if (!v[2].str().empty() || v[3].as_int() != 0)
+        out.holder = lock::HolderInfo{std::string(v[2].str()), v[3].as_int(),
+                                      std::string(v[4].str()), std::string(v[5].str()),
+                                      v[6].as_int(), v[7].as_int()};
+    out.waiters = v[8].as_int();
+    return out;
+}
+
+Result<bool> LockBackend::renew(const lock::Keys& keys, std::string_view owner, Millis ttl) {
+    const std::string ttl_text = ms(ttl);
+    auto reply = run("renew", {keys.lock}, {owner, ttl_text});
+    if (!reply)
+        return tl::unexpected(reply.error());
+    if (!reply->is_integer())
+        return tl::unexpected(bad_reply("renew"));
+    return reply->integer() == 1;
+}
+
+Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
+                                                    std::string_view owner,
+                                                    std::string_view hold_id, Millis heartbeat) {
+    const std::string heartbeat_text = ms(heartbeat);
+    auto reply = run("release", {keys.lock, keys.queue, keys.alive, keys.wake},
+                     {owner, hold_id, heartbeat_text});
+    if (!reply)
+        return tl::unexpected(reply.error());
+    if (reply->size() != 2)
+        return tl::unexpected(bad_reply("release"));
+    if ((*reply)[0].as_int() != 1)
+        return std::optional<int64_t>{};
+    return std::optional<int64_t>((*reply)[1].as_int());
+}
+
+Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view waiter_id,
+                                     Millis timeout) {
+    auto conn = connection();
+    if (!conn)
+        return tl::unexpected(conn.error());
+    const std::string key = keys.wake + std::string(waiter_id);
+    // BLPOP takes seconds with decimals (Redis >= 6).
+    const std::string seconds = fmt::format("{:.3f}", static_cast<double>(timeout.count()) / 1000);
+    auto reply = (*conn)->blocking_command({"BLPOP", key, seconds}, timeout);
+    if (!reply)
+        return tl::unexpected(reply.error());
+    return !reply->is_nil();
+}
+
+Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view waiter_id,
+                                      Millis heartbeat) {
+    const std::string heartbeat_text = ms(heartbeat);
+    auto reply = run("leave", {keys.lock, keys.queue, keys.alive, keys.wake},
+                     {waiter_id, heartbeat_text});
+    if (!reply)
+        return tl::unexpected(reply.error());
+    return {};
+}
+
+lock::BackendFactory backend_factory(ConnectOptions options) {
+    return [options]() -> Result<std::unique_ptr<lock::Backend>> {
+        auto backend = std::make_unique<LockBackend>(options);
+        if (auto ok = backend->connect(); !ok)
+            return tl::unexpected(ok.error());
+        return std::unique_ptr<lock::Backend>(std::move(backend));
+    };
+}
+
+} // namespace dlock::redis

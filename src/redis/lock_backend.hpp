@@ -1,0 +1,41 @@
+#pragma once
+
+#include <optional>
+
+#include "lock/backend.hpp"
+#include "redis/connection.hpp"
+
+namespace dlock::redis {
+
+// lock::Backend over a single Redis server, one connection, reopened after I/O errors.
+class LockBackend final : public lock::Backend {
+public:
+    explicit LockBackend(ConnectOptions options) : options_(std::move(options)) {}
+    explicit LockBackend(Connection conn);
+
+    // Opens the connection now, so "Redis unreachable" is reported before anything else.
+    Result<void> connect();
+
+    Result<lock::AcquireOutcome> acquire(const lock::Keys& keys,
+                                         const lock::AcquireRequest& request) override;
+    Result<bool> renew(const lock::Keys& keys, std::string_view owner, Millis ttl) override;
+    Result<std::optional<int64_t>> release(const lock::Keys& keys, std::string_view owner,
+                                           std::string_view hold_id, Millis heartbeat) override;
+    Result<bool> await_wake(const lock::Keys& keys, std::string_view waiter_id,
+                            Millis timeout) override;
+    Result<void> leave_queue(const lock::Keys& keys, std::string_view waiter_id,
+                             Millis heartbeat) override;
+
+private:
+    Result<Connection*> connection();
+    Result<Reply> run(std::string_view script_name, const std::vector<std::string_view>& keys,
+                      const std::vector<std::string_view>& args);
+
+    ConnectOptions options_;
+    std::optional<Connection> conn_;
+};
+
+// A factory for lock::BackendFactory: each call opens a new connection.
+lock::BackendFactory backend_factory(ConnectOptions options);
+
+} // namespace dlock::redis

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+struct redisReply;
+
+namespace dlock::redis {
+
+// Owns one hiredis reply tree (freeReplyObject on destruction). Elements of an array are
+// viewed through non-owning ReplyView.
+class ReplyView {
+public:
+    explicit ReplyView(const redisReply* r) : r_(r) {}
+    bool is_nil() const;
+    bool is_integer() const;
+    bool is_string() const; // bulk or status
+    bool is_array() const;
+    bool is_error() const;
+    int64_t integer() const;
+    std::string_view str() const;
+    size_t size() const; // array length
+    ReplyView operator[](size_t i) const;
+    // Integer element, or a bulk string holding an integer; 0 if neither.
+    int64_t as_int() const;
+
+private:
+    const redisReply* r_;
+};
+
+class Reply : public ReplyView {
+public:
+    explicit Reply(redisReply* r);
+    ~Reply();
+    Reply(Reply&& other) noexcept;
+    Reply& operator=(Reply&& other) noexcept;
+    Reply(const Reply&) = delete;
+
+private:
+    redisReply* owned_;
+};
+
+} // namespace dlock::redis

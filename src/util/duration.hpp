@@ -1,0 +1,24 @@
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "util/error.hpp"
+
+namespace dlock {
+
+using Millis = std::chrono::milliseconds;
+
+// Parses "500ms", "30s", "2m", "1h", "1.5s", "2d"; a bare number means seconds.
+// Rejects negative, empty, unknown units and values beyond ~100 years.
+Result<Millis> parse_duration(std::string_view text);
+
+// Like parse_duration, but "forever" (or "inf") yields std::nullopt: no limit.
+Result<std::optional<Millis>> parse_wait_duration(std::string_view text);
+
+// Compact human form: "1.5s", "2m", "1h30m", "250ms".
+std::string format_duration(Millis d);
+
+} // namespace dlock

@@ -1,0 +1,51 @@
+#include "util/signals.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <csignal>
+#include <fmt/format.h>
+#include <utility>
+
+namespace dlock {
+namespace {
+
+constexpr std::array<std::pair<std::string_view, int>, 20> kSignals{{
+    {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
+    {"TRAP", SIGTRAP}, {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},
+    {"KILL", SIGKILL}, {"USR1", SIGUSR1}, {"SEGV", SIGSEGV}, {"USR2", SIGUSR2},
+    {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"CONT", SIGCONT},
+    {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"XCPU", SIGXCPU}, {"WINCH", SIGWINCH},
+}};
+
+} // namespace
+
+Result<int> parse_signal(std::string_view text) {
+    int number = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+    if (ec == std::errc() && end == text.data() + text.size()) {
+        if (number >= 1 && number < NSIG)
+            return number;
+        return usage_error(fmt::format("invalid signal '{}': out of range 1-{}", text, NSIG - 1));
+    }
+    std::string upper(text);
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    std::string_view name = upper;
+    if (name.starts_with("SIG"))
+        name.remove_prefix(3);
+    for (auto [candidate, signo] : kSignals)
+        if (candidate == name)
+            return signo;
+    return usage_error(fmt::format("invalid signal '{}': expected a name like TERM or a number", text));
+}
+
+std::string signal_name(int signo) {
+    for (auto [name, number] : kSignals)
+        if (number == signo)
+            return std::string(name);
+    return fmt::format("signal {}", signo);
+}
+
+} // namespace dlock
