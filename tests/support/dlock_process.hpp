@@ -1,0 +1,72 @@
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace dlock::test {
+
+using Env = std::map<std::string, std::string>;
+
+struct ProcessResult {
+    int exit_code = -1;      // 128+N when killed by signal N
+    std::string out, err;    // captured stdout / stderr
+    std::chrono::milliseconds elapsed{0};
+};
+
+// The dlock binary under test (built by CMake next to the tests).
+std::string dlock_binary();
+
+// A child process (the dlock binary unless `program` is given) with stdout/stderr captured to
+// files. `env` entries are added to (or replace) the test's environment; a value of "\x01unset"
+// removes the variable.
+class Process {
+public:
+    explicit Process(std::vector<std::string> args, Env env = {}, std::string program = "");
+    ~Process();
+    Process(const Process&) = delete;
+    Process& operator=(const Process&) = delete;
+
+    pid_t pid() const { return pid_; }
+    void signal(int signo) const;
+    bool running();
+    // Waits up to `timeout`; on timeout the process is SIGKILLed and the test fails.
+    ProcessResult wait(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+    std::string out() const; // what it has written so far
+    std::string err() const;
+
+private:
+    pid_t pid_ = -1;
+    std::string dir_;
+    std::chrono::steady_clock::time_point started_;
+    bool reaped_ = false;
+    int status_ = 0;
+};
+
+// Runs dlock to completion.
+ProcessResult run_dlock(std::vector<std::string> args, Env env = {},
+                        std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+// Polls `predicate` every 10 ms until it holds or `timeout` passes; returns its last value.
+template <typename F>
+bool eventually(F predicate, std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+std::string read_file(const std::string& path);
+bool pid_alive(pid_t pid);
+
+} // namespace dlock::test
+
+#include <thread>
+
+template <typename F>
+bool dlock::test::eventually(F predicate, std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (predicate())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return predicate();
+}

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <sys/types.h>
+
+#include "redis/connection.hpp"
+
+namespace dlock::test {
+
+// A private redis-server for one test: its own temp dir, unix socket and free TCP port,
+// no persistence. Never the system Redis, never a fixed port. Stopped on destruction.
+class RedisServer {
+public:
+    // nullptr when redis-server is not installed (see REQUIRE_REDIS).
+    static std::unique_ptr<RedisServer> start();
+    ~RedisServer();
+
+    std::string url() const { return "unix://" + socket_; }           // preferred
+    std::string tcp_url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
+    const std::string& socket_path() const { return socket_; }
+    int port() const { return port_; }
+    const std::string& dir() const { return dir_; }
+
+    // A fresh connection to this server (fails the test if it cannot connect).
+    redis::Connection connect() const;
+    // Runs one command and returns the reply (fails the test on error).
+    redis::Reply cmd(std::initializer_list<std::string_view> args) const;
+
+    void stop();    // SIGTERM and wait; the socket disappears
+    void restart(); // same socket and port
+
+private:
+    RedisServer() = default;
+    bool launch();
+
+    std::string dir_;
+    std::string socket_;
+    int port_ = 0;
+    pid_t pid_ = -1;
+};
+
+// True when the Redis-backed tests must not be skipped (CI is set).
+bool redis_required();
+
+} // namespace dlock::test
+
+// Starts a private server into `var`; without redis-server the test is skipped with a message,
+// except under CI, where it fails.
+#define REQUIRE_REDIS(var)                                                                         \
+    auto var = ::dlock::test::RedisServer::start();                                                \
+    if (!var) {                                                                                    \
+        if (::dlock::test::redis_required())                                                       \
+            FAIL("redis-server not found, and CI is set: Redis tests must run");                   \
+        WARN("redis-server not found: skipping this Redis test");                                  \
+        return;                                                                                    \
+    }
