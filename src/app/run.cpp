@@ -1,10 +1,5 @@
 #include "app/run.hpp"
 
-#include <cstdlib>
-#include <pwd.h>
-#include <spdlog/spdlog.h>
-#include <unistd.h>
-
 #include "lock/acquire.hpp"
 #include "lock/describe.hpp"
 #include "lock/lease_clock.hpp"
@@ -12,7 +7,12 @@
 #include "process/exit_status.hpp"
 #include "process/supervisor.hpp"
 #include "redis/lock_backend.hpp"
+#include "util/log.hpp"
 #include "util/random.hpp"
+
+#include <cstdlib>
+#include <pwd.h>
+#include <unistd.h>
 
 namespace dlock::app {
 namespace {
@@ -54,10 +54,10 @@ int report_refusal(const RunOptions& options, const lock::Refused& refused) {
         why = fmt::format("free, but {} waiter{} queued first", last.waiters,
                           last.waiters == 1 ? " is" : "s are");
     if (refused.timed_out)
-        spdlog::warn("timed out after {} waiting for {}, {}; not running {}",
-                     format_duration(*options.wait), options.name, why, options.command_line);
+        log::warn("timed out after {} waiting for {}, {}; not running {}",
+                  format_duration(*options.wait), options.name, why, options.command_line);
     else
-        spdlog::warn("{} is {}; not running {}", options.name, why, options.command_line);
+        log::warn("{} is {}; not running {}", options.name, why, options.command_line);
     return options.conflict_exit_code;
 }
 
@@ -79,14 +79,13 @@ void release(redis::LockBackend& backend, const lock::Keys& keys, const RunOptio
             break;
     }
     if (!released)
-        spdlog::warn("could not release {}: {}; it expires by itself within {}", options.name,
-                     released.error().message, format_duration(options.ttl));
+        log::warn("could not release {}: {}; it expires by itself within {}", options.name,
+                  released.error().message, format_duration(options.ttl));
     else if (!*released && !lease_lost)
-        spdlog::warn("the lease on {} had already expired when the command finished",
-                     options.name);
+        log::warn("the lease on {} had already expired when the command finished", options.name);
     else if (*released)
-        spdlog::info("released {} ({} hold{} left)", options.name, **released,
-                     **released == 1 ? "" : "s");
+        log::info("released {} ({} hold{} left)", options.name, **released,
+                  **released == 1 ? "" : "s");
 }
 
 } // namespace
@@ -97,30 +96,29 @@ int run(const Connection& connection, const RunOptions& options) {
     const std::string hold = random_hex(8);
 
     redis::LockBackend backend(connection.redis);
-    lock::AcquireSpec spec{keys,
-                           {owner, hold, options.ttl, "", kWaiterHeartbeat, self_info(options)},
-                           options.wait};
+    lock::AcquireSpec spec{
+        keys, {owner, hold, options.ttl, "", kWaiterHeartbeat, self_info(options)}, options.wait};
     auto result = lock::acquire(backend, spec);
     if (!result) {
-        spdlog::error("{}", result.error().message);
+        log::error("{}", result.error().message);
         return result.error().exit_code;
     }
     if (auto* refused = std::get_if<lock::Refused>(&*result))
         return report_refusal(options, *refused);
     const auto acquired = std::get<lock::Acquired>(*result);
-    spdlog::info("acquired {} (token {}, {} hold{})", options.name, acquired.fence,
-                 acquired.holds, acquired.holds == 1 ? "" : "s");
+    log::info("acquired {} (token {}, {} hold{})", options.name, acquired.fence, acquired.holds,
+              acquired.holds == 1 ? "" : "s");
 
     export_lease(options, owner, acquired);
     auto supervisor = process::Supervisor::create();
     if (!supervisor) {
-        spdlog::error("{}", supervisor.error().message);
+        log::error("{}", supervisor.error().message);
         release(backend, keys, options, owner, hold, false);
         return supervisor.error().exit_code;
     }
     auto child = supervisor->spawn(options.argv);
     if (!child) {
-        spdlog::error("{}", child.error().message);
+        log::error("{}", child.error().message);
         release(backend, keys, options, owner, hold, false);
         return child.error().exit_code;
     }
@@ -129,18 +127,18 @@ int run(const Connection& connection, const RunOptions& options) {
     lock::Watchdog watchdog(redis::backend_factory(connection.redis), keys, owner, options.ttl,
                             clock, [&] { supervisor->notify(); });
     watchdog.start();
-    auto outcome = supervisor->wait({[&] { return clock.stop_at(); }, options.lost_signal,
-                                     options.kill_after});
+    auto outcome = supervisor->wait(
+        {[&] { return clock.stop_at(); }, options.lost_signal, options.kill_after});
     watchdog.stop(); // no renewal may follow the release
 
     if (outcome.stopped && clock.confirmed_lost())
-        spdlog::error("lost the lease on {}: it was released or taken over; the command was "
-                      "stopped",
-                      options.name);
+        log::error("lost the lease on {}: it was released or taken over; the command was "
+                   "stopped",
+                   options.name);
     else if (outcome.stopped)
-        spdlog::error("could not renew the lease on {} in time; the command was stopped before "
-                      "the lease could expire",
-                      options.name);
+        log::error("could not renew the lease on {} in time; the command was stopped before "
+                   "the lease could expire",
+                   options.name);
     release(backend, keys, options, owner, hold, outcome.stopped);
     return outcome.stopped ? exit_code::lease_lost
                            : process::exit_code_from_wait_status(outcome.wait_status);

@@ -1,13 +1,13 @@
 #pragma once
 
+#include "redis/endpoint.hpp"
+#include "util/duration.hpp"
+#include "util/exit_codes.hpp"
+
 #include <csignal>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "redis/endpoint.hpp"
-#include "util/duration.hpp"
-#include "util/exit_codes.hpp"
 
 namespace dlock::app {
 
@@ -18,8 +18,8 @@ struct Connection {
 
 struct RunOptions {
     std::string name;
-    std::vector<std::string> argv;    // what to exec (already wrapped in /bin/sh -c for -c)
-    std::string command_line;         // what to show: the user's command, shortened
+    std::vector<std::string> argv;         // what to exec (already wrapped in /bin/sh -c for -c)
+    std::string command_line;              // what to show: the user's command, shortened
     std::optional<Millis> wait{Millis(0)}; // 0: do not wait; nullopt: wait forever
     int conflict_exit_code = exit_code::busy;
     Millis ttl{30'000};

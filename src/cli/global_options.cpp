@@ -1,13 +1,13 @@
 #include "cli/global_options.hpp"
 
+#include "lock/keys.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
-
-#include "lock/keys.hpp"
 
 namespace dlock::cli {
 namespace {
@@ -83,8 +83,8 @@ Result<app::Connection> GlobalOptions::resolve() const {
         out.redis.endpoint.password = env;
     }
 
-    auto checked_prefix = lock::validate_prefix(prefix.empty() ? env_or("DLOCK_PREFIX", "dlock")
-                                                               : prefix);
+    auto checked_prefix =
+        lock::validate_prefix(prefix.empty() ? env_or("DLOCK_PREFIX", "dlock") : prefix);
     if (!checked_prefix)
         return tl::unexpected(checked_prefix.error());
     out.prefix = std::move(*checked_prefix);

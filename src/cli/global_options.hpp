@@ -1,9 +1,9 @@
 #pragma once
 
+#include "app/run.hpp"
+
 #include <CLI/CLI.hpp>
 #include <string>
-
-#include "app/run.hpp"
 
 namespace dlock::cli {
 

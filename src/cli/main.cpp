@@ -1,15 +1,14 @@
 #include "cli/main.hpp"
 
-#include <algorithm>
-#include <csignal>
-#include <cstring>
-#include <spdlog/spdlog.h>
-#include <string>
-#include <vector>
-
 #include "cli/global_options.hpp"
 #include "cli/run_command.hpp"
 #include "util/log.hpp"
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <string>
+#include <vector>
 
 namespace dlock::cli {
 namespace {
@@ -56,11 +55,11 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0)
             return app.exit(e);
-        setup_logging(0);
-        spdlog::error("{} (see dlock --help)", e.what());
+        log::setup(0);
+        log::error("{} (see dlock --help)", e.what());
         return exit_code::usage;
     }
-    setup_logging(globals.verbosity());
+    log::setup(globals.verbosity());
     if (run.app()->parsed())
         return run.execute(globals, command);
     return exit_code::usage;

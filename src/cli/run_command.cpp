@@ -1,12 +1,12 @@
 #include "cli/run_command.hpp"
 
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
-
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
 #include "lock/lease_clock.hpp"
+#include "util/log.hpp"
 #include "util/signals.hpp"
+
+#include <fmt/format.h>
 
 namespace dlock::cli {
 namespace {
@@ -80,8 +80,8 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
         o.wait = *wait;
     }
     if (conflict_exit_code_ < 0 || conflict_exit_code_ > 255)
-        return usage_error(fmt::format("--conflict-exit-code {}: must be from 0 to 255",
-                                       conflict_exit_code_));
+        return usage_error(
+            fmt::format("--conflict-exit-code {}: must be from 0 to 255", conflict_exit_code_));
     o.conflict_exit_code = conflict_exit_code_;
 
     auto ttl = for_option("--ttl", parse_duration(ttl_));
@@ -120,7 +120,7 @@ int RunCommand::execute(const GlobalOptions& globals, const std::vector<std::str
     for (auto* failed : {connection ? nullptr : &connection.error(),
                          run_options ? nullptr : &run_options.error()}) {
         if (failed) {
-            spdlog::error("{}", failed->message);
+            log::error("{}", failed->message);
             return failed->exit_code;
         }
     }

@@ -1,22 +1,22 @@
 #pragma once
 
+#include "cli/global_options.hpp"
+
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
-
-#include "cli/global_options.hpp"
 
 namespace dlock::cli {
 
 // `dlock run [options] NAME -- COMMAND [ARG...]` / `dlock run [options] NAME -c 'shell command'`
 class RunCommand {
-public:
+  public:
     explicit RunCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
     // `command` is everything after "--" on the command line.
     int execute(const GlobalOptions& globals, const std::vector<std::string>& command);
 
-private:
+  private:
     Result<app::RunOptions> options(const std::vector<std::string>& command) const;
 
     CLI::App* app_;

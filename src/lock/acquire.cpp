@@ -1,10 +1,10 @@
 #include "lock/acquire.hpp"
 
-#include <algorithm>
-#include <spdlog/spdlog.h>
-#include <thread>
-
+#include "util/log.hpp"
 #include "util/random.hpp"
+
+#include <algorithm>
+#include <thread>
 
 namespace dlock::lock {
 namespace {
@@ -36,9 +36,10 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
         if (!outcome) {
             // Only a waiter retries, and only within its deadline; the first contact with
             // Redis fails fast so an unreachable server is reported at once.
-            if (!outcome.error().transient || !may_wait || !attempted || until(deadline) == Millis(0))
+            if (!outcome.error().transient || !may_wait || !attempted ||
+                until(deadline) == Millis(0))
                 return tl::unexpected(outcome.error());
-            spdlog::debug("acquire {}: {}; retrying", spec.keys.lock, outcome.error().message);
+            log::debug("acquire {}: {}; retrying", spec.keys.lock, outcome.error().message);
             std::this_thread::sleep_for(std::min(kRetryPause, until(deadline)));
             continue;
         }
@@ -62,7 +63,7 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
         block = std::max(block, Millis(1));
         auto woken = backend.await_wake(spec.keys, spec.request.waiter_id, block);
         if (!woken) {
-            spdlog::debug("waiting for {}: {}; retrying", spec.keys.lock, woken.error().message);
+            log::debug("waiting for {}: {}; retrying", spec.keys.lock, woken.error().message);
             std::this_thread::sleep_for(std::min(kRetryPause, until(deadline)));
         }
     }

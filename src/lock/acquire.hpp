@@ -1,17 +1,17 @@
 #pragma once
 
+#include "lock/backend.hpp"
+
 #include <chrono>
 #include <optional>
 #include <variant>
-
-#include "lock/backend.hpp"
 
 namespace dlock::lock {
 
 struct AcquireSpec {
     Keys keys;
-    AcquireRequest request;       // waiter_id is filled in when waiting
-    std::optional<Millis> wait;   // nullopt: wait forever; 0: do not wait
+    AcquireRequest request;     // waiter_id is filled in when waiting
+    std::optional<Millis> wait; // nullopt: wait forever; 0: do not wait
 };
 
 struct Acquired {
@@ -22,7 +22,7 @@ struct Acquired {
 };
 
 struct Refused {
-    AcquireOutcome last; // the holder and queue as last seen
+    AcquireOutcome last;    // the holder and queue as last seen
     bool timed_out = false; // waited and gave up (vs. no-wait refusal)
 };
 

@@ -1,15 +1,15 @@
 #pragma once
 
+#include "lock/keys.hpp"
+#include "util/duration.hpp"
+#include "util/error.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "lock/keys.hpp"
-#include "util/duration.hpp"
-#include "util/error.hpp"
 
 namespace dlock::lock {
 
@@ -24,8 +24,8 @@ struct HolderInfo {
 };
 
 struct AcquireRequest {
-    std::string owner;     // 128-bit token shared by nested holders (re-entry)
-    std::string hold_id;   // unique per request, so a retried acquire is a replay
+    std::string owner;   // 128-bit token shared by nested holders (re-entry)
+    std::string hold_id; // unique per request, so a retried acquire is a replay
     Millis ttl{};
     std::string waiter_id; // empty: do not queue (no-wait)
     Millis heartbeat{};    // how long a silent waiter stays in the queue
@@ -34,18 +34,18 @@ struct AcquireRequest {
 
 struct AcquireOutcome {
     bool acquired = false;
-    int64_t fence = 0;              // when acquired
-    int64_t holds = 0;              // when acquired: 1, or more when re-entered
-    Millis lease_left{};            // when refused: the holder's remaining lease (may be <0)
+    int64_t fence = 0;                // when acquired
+    int64_t holds = 0;                // when acquired: 1, or more when re-entered
+    Millis lease_left{};              // when refused: the holder's remaining lease (may be <0)
     std::optional<HolderInfo> holder; // when refused and held (absent: free, others queued)
-    int64_t waiters = 0;            // when refused: queued waiters including us
+    int64_t waiters = 0;              // when refused: queued waiters including us
 };
 
 // Everything the lock logic needs from a store. Implemented over one Redis connection in
 // src/redis/; a Sentinel, Cluster or Redlock-quorum store can implement the same interface.
 // Each call is bounded by the store's command timeout, and `await_wake` by its timeout too.
 class Backend {
-public:
+  public:
     virtual ~Backend() = default;
     virtual Result<AcquireOutcome> acquire(const Keys& keys, const AcquireRequest& request) = 0;
     // true: renewed; false: the lease is no longer ours.

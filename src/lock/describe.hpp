@@ -1,9 +1,9 @@
 #pragma once
 
+#include "lock/backend.hpp"
+
 #include <string>
 #include <vector>
-
-#include "lock/backend.hpp"
 
 namespace dlock::lock {
 

@@ -9,7 +9,14 @@ bool allowed(char c) {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
         return true;
     switch (c) {
-    case '.': case '_': case ':': case '/': case '@': case '+': case '=': case '-':
+    case '.':
+    case '_':
+    case ':':
+    case '/':
+    case '@':
+    case '+':
+    case '=':
+    case '-':
         return true;
     default:
         return false;
@@ -24,15 +31,17 @@ Result<std::string> validate(std::string_view what, std::string_view value, size
             fmt::format("invalid {} '{:.20}...': longer than {} bytes", what, value, max_len));
     for (char c : value)
         if (!allowed(c))
-            return usage_error(fmt::format(
-                "invalid {} '{}': only letters, digits and . _ : / @ + = - are allowed", what,
-                value));
+            return usage_error(
+                fmt::format("invalid {} '{}': only letters, digits and . _ : / @ + = - are allowed",
+                            what, value));
     return std::string(value);
 }
 
 } // namespace
 
-Result<std::string> validate_name(std::string_view name) { return validate("lock name", name, 200); }
+Result<std::string> validate_name(std::string_view name) {
+    return validate("lock name", name, 200);
+}
 
 Result<std::string> validate_prefix(std::string_view prefix) {
     return validate("prefix", prefix, 64);

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "util/error.hpp"
+
 #include <string>
 #include <string_view>
-
-#include "util/error.hpp"
 
 namespace dlock::lock {
 
@@ -17,11 +17,11 @@ Result<std::string> validate_prefix(std::string_view prefix);
 // Every Redis key of one lock: "<prefix>:{<name>}:<part>". The hash tag keeps all of them in
 // one Cluster slot, so each script touches a single slot.
 struct Keys {
-    std::string lock;     // hash: owner, holds, h:<hold id>, holder metadata
-    std::string fence;    // integer counter: fencing tokens
-    std::string queue;    // zset: waiter id -> arrival time (server us)
-    std::string alive;    // zset: waiter id -> heartbeat deadline (server ms)
-    std::string wake;     // prefix of per-waiter wake lists: wake + <waiter id>
+    std::string lock;  // hash: owner, holds, h:<hold id>, holder metadata
+    std::string fence; // integer counter: fencing tokens
+    std::string queue; // zset: waiter id -> arrival time (server us)
+    std::string alive; // zset: waiter id -> heartbeat deadline (server ms)
+    std::string wake;  // prefix of per-waiter wake lists: wake + <waiter id>
 
     static Keys of(std::string_view prefix, std::string_view name);
 };

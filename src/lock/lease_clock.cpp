@@ -26,7 +26,9 @@ LeaseClock::Clock::time_point LeaseClock::stop_at() const {
     return guaranteed_until() - safety_margin(ttl_) - grace_;
 }
 
-bool LeaseClock::expired(Clock::time_point now) const { return now >= stop_at(); }
+bool LeaseClock::expired(Clock::time_point now) const {
+    return now >= stop_at();
+}
 
 Millis LeaseClock::safety_margin(Millis ttl) {
     // Covers scheduling delays and clock-rate differences between this host and Redis.

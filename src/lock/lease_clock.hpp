@@ -1,9 +1,9 @@
 #pragma once
 
+#include "util/duration.hpp"
+
 #include <atomic>
 #include <chrono>
-
-#include "util/duration.hpp"
 
 namespace dlock::lock {
 
@@ -13,7 +13,7 @@ namespace dlock::lock {
 //     stop_at = guaranteed_until - safety margin - kill grace.
 // Written by the watchdog thread, read by the supervisor loop.
 class LeaseClock {
-public:
+  public:
     using Clock = std::chrono::steady_clock;
 
     LeaseClock(Clock::time_point acquired_sent_at, Millis ttl, Millis grace);
@@ -31,7 +31,7 @@ public:
 
     static Millis safety_margin(Millis ttl);
 
-private:
+  private:
     std::atomic<Clock::rep> guaranteed_until_;
     std::atomic<bool> lost_{false};
     Millis ttl_;

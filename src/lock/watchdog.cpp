@@ -1,13 +1,15 @@
 #include "lock/watchdog.hpp"
 
-#include <spdlog/spdlog.h>
+#include "util/log.hpp"
 
 namespace dlock::lock {
 namespace {
 
 using Clock = LeaseClock::Clock;
 
-Millis retry_pause(Millis ttl) { return std::clamp(ttl / 20, Millis(50), Millis(500)); }
+Millis retry_pause(Millis ttl) {
+    return std::clamp(ttl / 20, Millis(50), Millis(500));
+}
 
 } // namespace
 
@@ -16,9 +18,13 @@ Watchdog::Watchdog(BackendFactory open_backend, Keys keys, std::string owner, Mi
     : open_backend_(std::move(open_backend)), keys_(std::move(keys)), owner_(std::move(owner)),
       ttl_(ttl), clock_(clock), on_change_(std::move(on_change)) {}
 
-Watchdog::~Watchdog() { stop(); }
+Watchdog::~Watchdog() {
+    stop();
+}
 
-void Watchdog::start() { thread_ = std::thread([this] { loop(); }); }
+void Watchdog::start() {
+    thread_ = std::thread([this] { loop(); });
+}
 
 void Watchdog::stop() {
     {
@@ -46,7 +52,7 @@ void Watchdog::loop() {
         if (!backend) {
             auto opened = open_backend_();
             if (!opened) {
-                spdlog::warn("cannot renew lease: {}", opened.error().message);
+                log::warn("cannot renew lease: {}", opened.error().message);
                 next = Clock::now() + retry_pause(ttl_);
                 continue;
             }
@@ -55,7 +61,7 @@ void Watchdog::loop() {
         auto sent_at = Clock::now();
         auto renewed = backend->renew(keys_, owner_, ttl_);
         if (!renewed) {
-            spdlog::warn("cannot renew lease: {}", renewed.error().message);
+            log::warn("cannot renew lease: {}", renewed.error().message);
             if (renewed.error().transient)
                 backend.reset(); // reconnect on the next try
             next = Clock::now() + retry_pause(ttl_);
@@ -67,7 +73,7 @@ void Watchdog::loop() {
             return;
         }
         clock_.renewed(sent_at);
-        spdlog::debug("lease renewed");
+        log::debug("lease renewed");
         next = sent_at + ttl_ / 3;
     }
 }

@@ -1,12 +1,12 @@
 #pragma once
 
+#include "lock/backend.hpp"
+#include "lock/lease_clock.hpp"
+
 #include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <thread>
-
-#include "lock/backend.hpp"
-#include "lock/lease_clock.hpp"
 
 namespace dlock::lock {
 
@@ -15,7 +15,7 @@ namespace dlock::lock {
 // way `on_change` is called so the supervisor can re-check the stop deadline.
 // stop() ends renewals before the lease is released, so nothing renews a released lease.
 class Watchdog {
-public:
+  public:
     Watchdog(BackendFactory open_backend, Keys keys, std::string owner, Millis ttl,
              LeaseClock& clock, std::function<void()> on_change);
     ~Watchdog();
@@ -25,7 +25,7 @@ public:
     void start();
     void stop();
 
-private:
+  private:
     void loop();
     bool sleep_until(LeaseClock::Clock::time_point when); // false when stopping
 

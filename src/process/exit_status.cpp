@@ -1,8 +1,8 @@
 #include "process/exit_status.hpp"
 
-#include <sys/wait.h>
-
 #include "util/exit_codes.hpp"
+
+#include <sys/wait.h>
 
 namespace dlock::process {
 

@@ -1,5 +1,7 @@
 #include "process/spawn.hpp"
 
+#include "util/exit_codes.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -7,8 +9,6 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "util/exit_codes.hpp"
 
 namespace dlock::process {
 namespace {
@@ -74,7 +74,7 @@ Result<pid_t> spawn(const SpawnOptions& options) {
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     const int code = (exec_errno == ENOENT || exec_errno == ENOTDIR) ? exit_code::not_found
-                                                                    : exit_code::not_executable;
+                                                                     : exit_code::not_executable;
     return fail(code, fmt::format("cannot run {}: {}", options.argv[0], strerror(exec_errno)));
 }
 

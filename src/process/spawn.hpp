@@ -1,11 +1,11 @@
 #pragma once
 
+#include "util/error.hpp"
+
 #include <csignal>
 #include <string>
 #include <sys/types.h>
 #include <vector>
-
-#include "util/error.hpp"
 
 namespace dlock::process {
 

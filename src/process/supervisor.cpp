@@ -1,19 +1,19 @@
 #include "process/supervisor.hpp"
 
+#include "process/spawn.hpp"
+#include "util/log.hpp"
+#include "util/signals.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
 #include <poll.h>
-#include <spdlog/spdlog.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "process/spawn.hpp"
-#include "util/signals.hpp"
 
 namespace dlock::process {
 namespace {
@@ -36,7 +36,9 @@ int poll_timeout(Supervisor::Clock::time_point until) {
     return static_cast<int>(std::clamp<int64_t>(left + 1, 0, 60'000));
 }
 
-bool group_alive(pid_t pgid) { return kill(-pgid, 0) == 0 || errno == EPERM; }
+bool group_alive(pid_t pgid) {
+    return kill(-pgid, 0) == 0 || errno == EPERM;
+}
 
 } // namespace
 
@@ -102,7 +104,7 @@ void Supervisor::handle_signals() {
         if (signo == SIGCHLD)
             continue; // reap() runs after every wake-up anyway
         if (!child_done_) {
-            spdlog::debug("forwarding SIG{} to the command", signal_name(signo));
+            log::debug("forwarding SIG{} to the command", signal_name(signo));
             kill(-child_, signo);
         }
     }
@@ -121,7 +123,7 @@ Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
         if (!outcome.stopped && now >= policy.stop_at()) {
             outcome.stopped = true;
             kill_at = now + policy.grace;
-            spdlog::debug("stopping the command with SIG{}", signal_name(policy.signal));
+            log::debug("stopping the command with SIG{}", signal_name(policy.signal));
             kill(-child_, policy.signal);
         }
         if (outcome.stopped && now >= kill_at) {
@@ -143,8 +145,7 @@ Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
 void Supervisor::drain_group(const StopPolicy& policy, bool kill_now) {
     if (!group_alive(child_))
         return;
-    spdlog::info("the command left processes in its group; sending SIG{}",
-                 kill_now ? "KILL" : "TERM");
+    log::info("the command left processes in its group; sending SIG{}", kill_now ? "KILL" : "TERM");
     kill(-child_, kill_now ? SIGKILL : SIGTERM);
     auto kill_at = kill_now ? Clock::now() : Clock::now() + policy.grace;
     bool killed = kill_now;
@@ -157,7 +158,7 @@ void Supervisor::drain_group(const StopPolicy& policy, bool kill_now) {
             killed = true;
         }
         if (now >= give_up) {
-            spdlog::error("processes of the command's group {} survive SIGKILL", child_);
+            log::error("processes of the command's group {} survive SIGKILL", child_);
             return;
         }
         // Group members we do not parent do not send us SIGCHLD: re-check every 50 ms.

@@ -1,14 +1,14 @@
 #pragma once
 
+#include "util/duration.hpp"
+#include "util/error.hpp"
+
 #include <chrono>
 #include <csignal>
 #include <functional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
-
-#include "util/duration.hpp"
-#include "util/error.hpp"
 
 namespace dlock::process {
 
@@ -17,7 +17,7 @@ namespace dlock::process {
 // subreaper, so orphaned grandchildren come back to it), and stops the group when told to.
 // Signals are taken synchronously through a signalfd; nothing runs in a signal handler.
 class Supervisor {
-public:
+  public:
     using Clock = std::chrono::steady_clock;
 
     // When to stop the command (e.g. the lease can no longer be renewed), how, and how long
@@ -51,7 +51,7 @@ public:
     // then KILL after the grace period) so nothing runs outside the lock.
     Outcome wait(const StopPolicy& policy);
 
-private:
+  private:
     Supervisor() = default;
     void handle_signals();
     void reap();

@@ -22,7 +22,9 @@ bool is_auth_error(std::string_view msg) {
 
 } // namespace
 
-void Connection::Free::operator()(redisContext* c) const { redisFree(c); }
+void Connection::Free::operator()(redisContext* c) const {
+    redisFree(c);
+}
 
 Connection::Connection(std::unique_ptr<redisContext, Free> ctx, ConnectOptions options)
     : ctx_(std::move(ctx)), options_(std::move(options)) {}
@@ -34,10 +36,10 @@ Error Connection::io_error(std::string_view what) const {
         reason = fmt::format("timed out after {}", format_duration(options_.command_timeout));
     else if (reason.empty())
         reason = "connection lost";
-    return Error{exit_code::unavailable,
-                 fmt::format("{} failed on Redis at {}: {}", what, options_.endpoint.display(),
-                             reason),
-                 true};
+    return Error{
+        exit_code::unavailable,
+        fmt::format("{} failed on Redis at {}: {}", what, options_.endpoint.display(), reason),
+        true};
 }
 
 Result<Connection> Connection::open(const ConnectOptions& options) {
@@ -54,8 +56,8 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
         std::string reason = ctx->errstr;
         if (reason.find("temporarily unavailable") != std::string::npos ||
             reason.find("timed out") != std::string::npos)
-            reason = fmt::format("connect timed out after {}",
-                                 format_duration(options.connect_timeout));
+            reason =
+                fmt::format("connect timed out after {}", format_duration(options.connect_timeout));
         return fail(exit_code::unavailable,
                     fmt::format("cannot reach Redis at {}: {}", ep.display(), reason), true);
     }
@@ -90,8 +92,8 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
         if (reply.is_error()) {
             if (i == 0 && !ep.password.empty())
                 return fail(exit_code::unavailable,
-                            fmt::format("authentication to Redis at {} failed: {}",
-                                        ep.display(), reply.str()));
+                            fmt::format("authentication to Redis at {} failed: {}", ep.display(),
+                                        reply.str()));
             return fail(exit_code::unavailable,
                         fmt::format("cannot select database {} on Redis at {}: {}", ep.db,
                                     ep.display(), reply.str()));
@@ -128,8 +130,8 @@ Result<Reply> Connection::command(std::span<const std::string_view> args) {
         argv.push_back(a.data());
         lens.push_back(a.size());
     }
-    void* raw = redisCommandArgv(ctx_.get(), static_cast<int>(argv.size()), argv.data(),
-                                 lens.data());
+    void* raw =
+        redisCommandArgv(ctx_.get(), static_cast<int>(argv.size()), argv.data(), lens.data());
     return checked(raw, args.empty() ? "command" : args[0]);
 }
 

@@ -1,13 +1,13 @@
 #pragma once
 
+#include "redis/endpoint.hpp"
+#include "redis/reply.hpp"
+#include "util/error.hpp"
+
 #include <initializer_list>
 #include <memory>
 #include <span>
 #include <string_view>
-
-#include "redis/endpoint.hpp"
-#include "redis/reply.hpp"
-#include "util/error.hpp"
 
 struct redisContext;
 
@@ -16,7 +16,7 @@ namespace dlock::redis {
 // One synchronous hiredis connection. This file pair is the only place that talks to hiredis
 // (besides reply.cpp reading replies).
 class Connection {
-public:
+  public:
     // Connects, then authenticates and selects the database in one round trip when needed.
     // Failures are exit_code::unavailable and name the endpoint, never the password.
     static Result<Connection> open(const ConnectOptions& options);
@@ -35,7 +35,7 @@ public:
     bool broken() const { return broken_; }
     const ConnectOptions& options() const { return options_; }
 
-private:
+  private:
     struct Free {
         void operator()(redisContext* c) const;
     };

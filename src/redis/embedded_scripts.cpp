@@ -1,7 +1,8 @@
 #include "redis/embedded_scripts.hpp"
 
+#include "util/log.hpp"
+
 #include <cstdlib>
-#include <spdlog/spdlog.h>
 
 namespace dlock::redis {
 
@@ -9,7 +10,7 @@ const EmbeddedScript& script(std::string_view name) {
     for (const auto& s : embedded_scripts())
         if (s.name == name)
             return s;
-    spdlog::critical("internal error: no embedded script named {}", name);
+    log::error("internal error: no embedded script named {}", name);
     std::abort();
 }
 

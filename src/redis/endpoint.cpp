@@ -1,8 +1,8 @@
 #include "redis/endpoint.hpp"
 
 #include <charconv>
-#include <optional>
 #include <fmt/format.h>
+#include <optional>
 
 namespace dlock::redis {
 namespace {

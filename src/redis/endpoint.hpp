@@ -1,10 +1,10 @@
 #pragma once
 
-#include <string>
-#include <string_view>
-
 #include "util/duration.hpp"
 #include "util/error.hpp"
+
+#include <string>
+#include <string_view>
 
 namespace dlock::redis {
 
@@ -12,11 +12,11 @@ namespace dlock::redis {
 //   redis://[user[:password]@]host[:port][/db]    (IPv6 hosts in brackets: redis://[::1]:6380)
 //   unix:///path/to/redis.sock[?db=N]
 struct Endpoint {
-    std::string host;      // empty for unix sockets
+    std::string host; // empty for unix sockets
     int port = 6379;
     std::string unix_path; // empty for TCP
     std::string user;
-    std::string password;  // never printed
+    std::string password; // never printed
     int db = 0;
 
     // "host:port" or the socket path: safe to show, never contains credentials.

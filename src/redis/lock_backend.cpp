@@ -1,13 +1,15 @@
 #include "redis/lock_backend.hpp"
 
-#include <fmt/format.h>
-
 #include "redis/script_runner.hpp"
+
+#include <fmt/format.h>
 
 namespace dlock::redis {
 namespace {
 
-std::string ms(Millis d) { return std::to_string(d.count()); }
+std::string ms(Millis d) {
+    return std::to_string(d.count());
+}
 
 Error bad_reply(std::string_view script_name) {
     return Error{exit_code::internal,
@@ -18,7 +20,9 @@ Error bad_reply(std::string_view script_name) {
 
 LockBackend::LockBackend(Connection conn) : options_(conn.options()), conn_(std::move(conn)) {}
 
-Result<void> LockBackend::connect() { return connection().map([](Connection*) {}); }
+Result<void> LockBackend::connect() {
+    return connection().map([](Connection*) {});
+}
 
 Result<Connection*> LockBackend::connection() {
     if (conn_ && conn_->broken())
@@ -62,9 +66,9 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
     const auto& v = *reply;
     out.lease_left = Millis(v[1].as_int());
     if (!v[2].str().empty() || v[3].as_int() != 0)
-        out.holder = lock::HolderInfo{std::string(v[2].str()), v[3].as_int(),
-                                      std::string(v[4].str()), std::string(v[5].str()),
-                                      v[6].as_int(), v[7].as_int()};
+        out.holder =
+            lock::HolderInfo{std::string(v[2].str()), v[3].as_int(), std::string(v[4].str()),
+                             std::string(v[5].str()), v[6].as_int(), v[7].as_int()};
     out.waiters = v[8].as_int();
     return out;
 }
@@ -79,8 +83,7 @@ Result<bool> LockBackend::renew(const lock::Keys& keys, std::string_view owner, 
     return reply->integer() == 1;
 }
 
-Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
-                                                    std::string_view owner,
+Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys, std::string_view owner,
                                                     std::string_view hold_id, Millis heartbeat) {
     const std::string heartbeat_text = ms(heartbeat);
     auto reply = run("release", {keys.lock, keys.queue, keys.alive, keys.wake},
@@ -111,8 +114,8 @@ Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view wa
 Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view waiter_id,
                                       Millis heartbeat) {
     const std::string heartbeat_text = ms(heartbeat);
-    auto reply = run("leave", {keys.lock, keys.queue, keys.alive, keys.wake},
-                     {waiter_id, heartbeat_text});
+    auto reply =
+        run("leave", {keys.lock, keys.queue, keys.alive, keys.wake}, {waiter_id, heartbeat_text});
     if (!reply)
         return tl::unexpected(reply.error());
     return {};

@@ -1,15 +1,15 @@
 #pragma once
 
-#include <optional>
-
 #include "lock/backend.hpp"
 #include "redis/connection.hpp"
+
+#include <optional>
 
 namespace dlock::redis {
 
 // lock::Backend over a single Redis server, one connection, reopened after I/O errors.
 class LockBackend final : public lock::Backend {
-public:
+  public:
     explicit LockBackend(ConnectOptions options) : options_(std::move(options)) {}
     explicit LockBackend(Connection conn);
 
@@ -26,7 +26,7 @@ public:
     Result<void> leave_queue(const lock::Keys& keys, std::string_view waiter_id,
                              Millis heartbeat) override;
 
-private:
+  private:
     Result<Connection*> connection();
     Result<Reply> run(std::string_view script_name, const std::vector<std::string_view>& keys,
                       const std::vector<std::string_view>& args);

@@ -5,19 +5,33 @@
 
 namespace dlock::redis {
 
-bool ReplyView::is_nil() const { return r_->type == REDIS_REPLY_NIL; }
-bool ReplyView::is_integer() const { return r_->type == REDIS_REPLY_INTEGER; }
+bool ReplyView::is_nil() const {
+    return r_->type == REDIS_REPLY_NIL;
+}
+bool ReplyView::is_integer() const {
+    return r_->type == REDIS_REPLY_INTEGER;
+}
 bool ReplyView::is_string() const {
     return r_->type == REDIS_REPLY_STRING || r_->type == REDIS_REPLY_STATUS;
 }
-bool ReplyView::is_array() const { return r_->type == REDIS_REPLY_ARRAY; }
-bool ReplyView::is_error() const { return r_->type == REDIS_REPLY_ERROR; }
-int64_t ReplyView::integer() const { return r_->integer; }
+bool ReplyView::is_array() const {
+    return r_->type == REDIS_REPLY_ARRAY;
+}
+bool ReplyView::is_error() const {
+    return r_->type == REDIS_REPLY_ERROR;
+}
+int64_t ReplyView::integer() const {
+    return r_->integer;
+}
 std::string_view ReplyView::str() const {
     return is_string() || is_error() ? std::string_view(r_->str, r_->len) : std::string_view();
 }
-size_t ReplyView::size() const { return is_array() ? r_->elements : 0; }
-ReplyView ReplyView::operator[](size_t i) const { return ReplyView(r_->element[i]); }
+size_t ReplyView::size() const {
+    return is_array() ? r_->elements : 0;
+}
+ReplyView ReplyView::operator[](size_t i) const {
+    return ReplyView(r_->element[i]);
+}
 
 int64_t ReplyView::as_int() const {
     if (is_integer())

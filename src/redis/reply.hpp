@@ -11,7 +11,7 @@ namespace dlock::redis {
 // Owns one hiredis reply tree (freeReplyObject on destruction). Elements of an array are
 // viewed through non-owning ReplyView.
 class ReplyView {
-public:
+  public:
     explicit ReplyView(const redisReply* r) : r_(r) {}
     bool is_nil() const;
     bool is_integer() const;
@@ -25,19 +25,19 @@ public:
     // Integer element, or a bulk string holding an integer; 0 if neither.
     int64_t as_int() const;
 
-private:
+  private:
     const redisReply* r_;
 };
 
 class Reply : public ReplyView {
-public:
+  public:
     explicit Reply(redisReply* r);
     ~Reply();
     Reply(Reply&& other) noexcept;
     Reply& operator=(Reply&& other) noexcept;
     Reply(const Reply&) = delete;
 
-private:
+  private:
     redisReply* owned_;
 };
 

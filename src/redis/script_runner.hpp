@@ -1,11 +1,11 @@
 #pragma once
 
+#include "redis/connection.hpp"
+#include "redis/embedded_scripts.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "redis/connection.hpp"
-#include "redis/embedded_scripts.hpp"
 
 namespace dlock::redis {
 

@@ -1,10 +1,10 @@
 #pragma once
 
+#include "util/exit_codes.hpp"
+
 #include <string>
 #include <tl/expected.hpp>
 #include <utility>
-
-#include "util/exit_codes.hpp"
 
 namespace dlock {
 

@@ -4,11 +4,11 @@
 namespace dlock::exit_code {
 
 inline constexpr int ok = 0;
-inline constexpr int usage = 64;        // EX_USAGE: bad option, name, duration or URL
-inline constexpr int unavailable = 69;  // EX_UNAVAILABLE: Redis unreachable or auth failed
-inline constexpr int internal = 70;     // EX_SOFTWARE: unexpected reply, script error, bug
-inline constexpr int busy = 75;         // EX_TEMPFAIL: lock not obtained (default of -E)
-inline constexpr int lease_lost = 76;   // lease lost while running; the command was stopped
+inline constexpr int usage = 64;       // EX_USAGE: bad option, name, duration or URL
+inline constexpr int unavailable = 69; // EX_UNAVAILABLE: Redis unreachable or auth failed
+inline constexpr int internal = 70;    // EX_SOFTWARE: unexpected reply, script error, bug
+inline constexpr int busy = 75;        // EX_TEMPFAIL: lock not obtained (default of -E)
+inline constexpr int lease_lost = 76;  // lease lost while running; the command was stopped
 inline constexpr int not_executable = 126;
 inline constexpr int not_found = 127;
 inline constexpr int signal_base = 128; // 128+N: the command died of signal N

@@ -14,7 +14,9 @@ extern char** environ;
 
 namespace dlock::test {
 
-std::string dlock_binary() { return DLOCK_BINARY; }
+std::string dlock_binary() {
+    return DLOCK_BINARY;
+}
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path);
@@ -23,7 +25,9 @@ std::string read_file(const std::string& path) {
     return s.str();
 }
 
-bool pid_alive(pid_t pid) { return kill(pid, 0) == 0; }
+bool pid_alive(pid_t pid) {
+    return kill(pid, 0) == 0;
+}
 
 Process::Process(std::vector<std::string> args, Env env, std::string program) {
     char tmpl[] = "/tmp/dlock-proc-XXXXXX";
@@ -83,7 +87,9 @@ Process::~Process() {
     std::filesystem::remove_all(dir_, ec);
 }
 
-void Process::signal(int signo) const { kill(pid_, signo); }
+void Process::signal(int signo) const {
+    kill(pid_, signo);
+}
 
 bool Process::running() {
     if (reaped_)
@@ -93,8 +99,12 @@ bool Process::running() {
     return !reaped_;
 }
 
-std::string Process::out() const { return read_file(dir_ + "/out"); }
-std::string Process::err() const { return read_file(dir_ + "/err"); }
+std::string Process::out() const {
+    return read_file(dir_ + "/out");
+}
+std::string Process::err() const {
+    return read_file(dir_ + "/err");
+}
 
 ProcessResult Process::wait(std::chrono::milliseconds timeout) {
     if (!eventually([&] { return !running(); }, timeout)) {
@@ -112,8 +122,7 @@ ProcessResult Process::wait(std::chrono::milliseconds timeout) {
     return r;
 }
 
-ProcessResult run_dlock(std::vector<std::string> args, Env env,
-                        std::chrono::milliseconds timeout) {
+ProcessResult run_dlock(std::vector<std::string> args, Env env, std::chrono::milliseconds timeout) {
     Process p(std::move(args), std::move(env));
     return p.wait(timeout);
 }

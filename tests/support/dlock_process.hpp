@@ -11,8 +11,8 @@ namespace dlock::test {
 using Env = std::map<std::string, std::string>;
 
 struct ProcessResult {
-    int exit_code = -1;      // 128+N when killed by signal N
-    std::string out, err;    // captured stdout / stderr
+    int exit_code = -1;   // 128+N when killed by signal N
+    std::string out, err; // captured stdout / stderr
     std::chrono::milliseconds elapsed{0};
 };
 
@@ -23,7 +23,7 @@ std::string dlock_binary();
 // files. `env` entries are added to (or replace) the test's environment; a value of "\x01unset"
 // removes the variable.
 class Process {
-public:
+  public:
     explicit Process(std::vector<std::string> args, Env env = {}, std::string program = "");
     ~Process();
     Process(const Process&) = delete;
@@ -37,7 +37,7 @@ public:
     std::string out() const; // what it has written so far
     std::string err() const;
 
-private:
+  private:
     pid_t pid_ = -1;
     std::string dir_;
     std::chrono::steady_clock::time_point started_;

@@ -76,8 +76,8 @@ bool RedisServer::launch() {
         std::string log = dir_ + "/redis.log";
         execl(binary.c_str(), binary.c_str(), "--port", port.c_str(), "--bind", "127.0.0.1",
               "--unixsocket", socket_.c_str(), "--unixsocketperm", "700", "--save", "",
-              "--appendonly", "no", "--dir", dir_.c_str(), "--logfile", log.c_str(),
-              "--daemonize", "no", static_cast<char*>(nullptr));
+              "--appendonly", "no", "--dir", dir_.c_str(), "--logfile", log.c_str(), "--daemonize",
+              "no", static_cast<char*>(nullptr));
         _exit(127);
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);

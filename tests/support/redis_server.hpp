@@ -1,23 +1,23 @@
 #pragma once
 
+#include "redis/connection.hpp"
+
 #include <memory>
 #include <optional>
 #include <string>
 #include <sys/types.h>
-
-#include "redis/connection.hpp"
 
 namespace dlock::test {
 
 // A private redis-server for one test: its own temp dir, unix socket and free TCP port,
 // no persistence. Never the system Redis, never a fixed port. Stopped on destruction.
 class RedisServer {
-public:
+  public:
     // nullptr when redis-server is not installed (see REQUIRE_REDIS).
     static std::unique_ptr<RedisServer> start();
     ~RedisServer();
 
-    std::string url() const { return "unix://" + socket_; }           // preferred
+    std::string url() const { return "unix://" + socket_; } // preferred
     std::string tcp_url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
     const std::string& socket_path() const { return socket_; }
     int port() const { return port_; }
@@ -31,7 +31,7 @@ public:
     void stop();    // SIGTERM and wait; the socket disappears
     void restart(); // same socket and port
 
-private:
+  private:
     RedisServer() = default;
     bool launch();
 
