@@ -3,6 +3,7 @@
 #include "lock/acquire.hpp"
 #include "lock/describe.hpp"
 #include "lock/lease_clock.hpp"
+#include "lock/ownership.hpp"
 #include "lock/watchdog.hpp"
 #include "process/exit_status.hpp"
 #include "process/supervisor.hpp"
@@ -10,21 +11,11 @@
 #include "util/log.hpp"
 #include "util/random.hpp"
 
-#include <cstdlib>
 #include <pwd.h>
 #include <unistd.h>
 
 namespace dlock::app {
 namespace {
-
-// An owner token inherited from an enclosing `dlock run` makes this a re-entry.
-std::string owner_token() {
-    const char* inherited = std::getenv("DLOCK_OWNER");
-    if (inherited && std::string_view(inherited).size() == 32 &&
-        std::string_view(inherited).find_first_not_of("0123456789abcdef") == std::string::npos)
-        return inherited;
-    return random_hex(16);
-}
 
 lock::HolderInfo self_info(const RunOptions& options) {
     lock::HolderInfo self;
@@ -61,7 +52,9 @@ int report_refusal(const RunOptions& options, const lock::Refused& refused) {
     return options.conflict_exit_code;
 }
 
-void export_lease(const RunOptions& options, const std::string& owner, const lock::Acquired& a) {
+void export_lease(const RunOptions& options, const lock::InheritedHolds& inherited,
+                  const std::string& owner, const lock::Acquired& a) {
+    setenv("DLOCK_HELD", inherited.with(options.name, owner).c_str(), 1);
     setenv("DLOCK_NAME", options.name.c_str(), 1);
     setenv("DLOCK_OWNER", owner.c_str(), 1);
     setenv("DLOCK_FENCING_TOKEN", std::to_string(a.fence).c_str(), 1);
@@ -92,7 +85,8 @@ void release(redis::LockBackend& backend, const lock::Keys& keys, const RunOptio
 
 int run(const Connection& connection, const RunOptions& options) {
     const lock::Keys keys = lock::Keys::of(connection.prefix, options.name);
-    const std::string owner = owner_token();
+    const auto inherited = lock::InheritedHolds::from_environment();
+    const std::string owner = inherited.owner_of(options.name).value_or(random_hex(16));
     const std::string hold = random_hex(8);
 
     redis::LockBackend backend(connection.redis);
@@ -109,7 +103,7 @@ int run(const Connection& connection, const RunOptions& options) {
     log::info("acquired {} (token {}, {} hold{})", options.name, acquired.fence, acquired.holds,
               acquired.holds == 1 ? "" : "s");
 
-    export_lease(options, owner, acquired);
+    export_lease(options, inherited, owner, acquired);
     auto supervisor = process::Supervisor::create();
     if (!supervisor) {
         log::error("{}", supervisor.error().message);
