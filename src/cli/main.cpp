@@ -1,5 +1,6 @@
 #include "cli/main.hpp"
 
+#include "cli/bench_command.hpp"
 #include "cli/global_options.hpp"
 #include "cli/run_command.hpp"
 #include "util/log.hpp"
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
     GlobalOptions globals;
     globals.add_to(app);
     RunCommand run(app);
+    BenchCommand bench(app);
 
     std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
     try {
@@ -62,6 +64,12 @@ int main(int argc, char** argv) {
     log::setup(globals.verbosity());
     if (run.app()->parsed())
         return run.execute(globals, command);
+    if (!command.empty()) {
+        log::error("unexpected '--' (only run takes a command)");
+        return exit_code::usage;
+    }
+    if (bench.app()->parsed())
+        return bench.execute(globals);
     return exit_code::usage;
 }
 

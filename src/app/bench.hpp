@@ -1,0 +1,21 @@
+#pragma once
+
+#include "app/run.hpp"
+
+#include <string>
+#include <vector>
+
+namespace dlock::app {
+
+struct BenchOptions {
+    std::string name = "dlock-bench"; // keys used: <prefix>:{<name>-...}:*, deleted afterwards
+    int cycles = 2000;                // uncontended acquire+release cycles
+    std::vector<int> waiters{8, 32};  // handover runs, one per waiter count
+    int handovers = 1000;             // latency samples per run (at least)
+    bool json = false;
+};
+
+// `dlock bench`: measures this Redis as dlock uses it. Prints a table or JSON on stdout.
+int bench(const Connection& connection, const BenchOptions& options);
+
+} // namespace dlock::app
