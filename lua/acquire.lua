@@ -18,10 +18,12 @@ local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
 -- Waiters whose heartbeat lapsed have crashed or given up: forget them so they block nobody.
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now_ms)) do
-  redis.call('ZREM', queue, id)
-  redis.call('ZREM', alive, id)
-  redis.call('DEL', wake .. id)
+local function purge_dead_waiters()
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now_ms)) do
+    redis.call('ZREM', queue, id)
+    redis.call('ZREM', alive, id)
+    redis.call('DEL', wake .. id)
+  end
 end
 
 local function forget_waiter()
@@ -33,6 +35,7 @@ local function forget_waiter()
 end
 
 local function refuse()
+  purge_dead_waiters()
   if waiter ~= '' then
     redis.call('ZADD', queue, 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), waiter)
     redis.call('ZADD', alive, now_ms + heartbeat, waiter)
@@ -61,8 +64,13 @@ if current then
   return refuse()
 end
 
--- Free. First come, first served: only the queue head (or anyone, if nobody queues) may take it.
+-- Free. First come, first served: only the queue head (or anyone, if nobody queues) may take
+-- it. The queue is usually empty, so look before purging.
 local head = redis.call('ZRANGE', queue, 0, 0)[1]
+if head then
+  purge_dead_waiters()
+  head = redis.call('ZRANGE', queue, 0, 0)[1]
+end
 if head and head ~= waiter then
   -- The head may have missed its wake-up (e.g. it was reconnecting): nudge it again.
   redis.call('LPUSH', wake .. head, 1)

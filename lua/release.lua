@@ -9,7 +9,12 @@
 local lock, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local owner, hold, heartbeat = ARGV[1], ARGV[2], tonumber(ARGV[3])
 
+-- Wake the first live waiter. The queue is usually empty, so look before purging.
 local function wake_head()
+  local head = redis.call('ZRANGE', queue, 0, 0)[1]
+  if not head then
+    return
+  end
   local t = redis.call('TIME')
   local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now_ms)) do
@@ -17,7 +22,7 @@ local function wake_head()
     redis.call('ZREM', alive, id)
     redis.call('DEL', wake .. id)
   end
-  local head = redis.call('ZRANGE', queue, 0, 0)[1]
+  head = redis.call('ZRANGE', queue, 0, 0)[1]
   if head then
     redis.call('LPUSH', wake .. head, 1)
     redis.call('LTRIM', wake .. head, 0, 0)
@@ -25,19 +30,21 @@ local function wake_head()
   end
 end
 
-local current = redis.call('HGET', lock, 'owner')
-if current ~= owner then
-  if not current then
+local h = redis.call('HMGET', lock, 'owner', 'holds', 'h:' .. hold)
+if h[1] ~= owner then
+  if not h[1] then
     wake_head()
   end
   return {0, 0}
 end
-if redis.call('HDEL', lock, 'h:' .. hold) == 1 then
-  redis.call('HINCRBY', lock, 'holds', -1)
-end
-local holds = tonumber(redis.call('HGET', lock, 'holds'))
-if holds > 0 then
+local holds = tonumber(h[2])
+if not h[3] then
+  -- This hold was already released (a retried request): nothing changes.
   return {1, holds}
+end
+if holds > 1 then
+  redis.call('HDEL', lock, 'h:' .. hold)
+  return {1, redis.call('HINCRBY', lock, 'holds', -1)}
 end
 redis.call('DEL', lock)
 wake_head()
