@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-./scripts/build.sh -DDLOCK_BUILD_TESTS=OFF
+./scripts/build.sh dlock
 DLOCK=./build/dlock
 
 url="${DLOCK_REDIS_URL:-${REDIS_URL:-redis://127.0.0.1:6379}}"

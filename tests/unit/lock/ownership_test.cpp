@@ -1,0 +1,49 @@
+#include <catch2/catch.hpp>
+
+#include "lock/ownership.hpp"
+
+using dlock::lock::InheritedHolds;
+
+namespace {
+const std::string kA(32, 'a');
+const std::string kB(32, 'b');
+} // namespace
+
+TEST_CASE("a name held by an enclosing dlock is re-entered with its token", "[ownership]") {
+    InheritedHolds held{kA + ":outer " + kB + ":inner", "inner", kB};
+    CHECK(held.owner_of("outer") == kA);
+    CHECK(held.owner_of("inner") == kB);
+}
+
+TEST_CASE("a name no enclosing dlock holds gets no inherited token", "[ownership]") {
+    InheritedHolds held{kA + ":outer", "outer", kA};
+    CHECK_FALSE(held.owner_of("other"));
+    CHECK_FALSE(InheritedHolds{}.owner_of("outer"));
+}
+
+TEST_CASE("DLOCK_OWNER with DLOCK_NAME alone is enough to re-enter", "[ownership]") {
+    InheritedHolds held{"", "job", kA};
+    CHECK(held.owner_of("job") == kA);
+    CHECK_FALSE(held.owner_of("job2"));
+}
+
+TEST_CASE("malformed inherited tokens are ignored", "[ownership]") {
+    CHECK_FALSE(InheritedHolds{"nothex:job", "", ""}.owner_of("job"));
+    CHECK_FALSE(InheritedHolds{"", "job", "short"}.owner_of("job"));
+    CHECK_FALSE(InheritedHolds{"", "job", std::string(32, 'G')}.owner_of("job"));
+}
+
+TEST_CASE("DLOCK_HELD accumulates enclosing holds without duplicates", "[ownership]") {
+    InheritedHolds none{};
+    CHECK(none.with("a", kA) == kA + ":a");
+    InheritedHolds one{kA + ":a", "a", kA};
+    CHECK(one.with("b", kB) == kA + ":a " + kB + ":b");
+    CHECK(one.with("a", kA) == kA + ":a");
+}
+
+TEST_CASE("names containing colons are matched whole", "[ownership]") {
+    InheritedHolds held{kA + ":db:backup", "", ""};
+    CHECK(held.owner_of("db:backup") == kA);
+    CHECK_FALSE(held.owner_of("backup"));
+    CHECK_FALSE(held.owner_of("db"));
+}
