@@ -79,11 +79,13 @@ if head and head ~= waiter then
   return refuse()
 end
 
--- Fencing tokens only grow. A missing counter (first use, or unused for 30 days) restarts
--- from the server clock in ms, which is ahead of any value the old counter could have had.
+-- Fencing tokens only grow. A missing counter (first use, unused for 30 days, or deleted)
+-- restarts from the server clock in microseconds. Scripts run one at a time and each takes
+-- longer than a microsecond, so the counter can never get ahead of that clock: a restarted
+-- counter is above every token handed out before (unless the server clock goes back).
 local token = redis.call('INCR', fence)
 if token == 1 then
-  token = now_ms
+  token = tonumber(t[1]) * 1000000 + tonumber(t[2])
   redis.call('SET', fence, token)
 end
 redis.call('PEXPIRE', fence, fence_lifetime_ms)

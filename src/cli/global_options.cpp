@@ -45,16 +45,19 @@ Result<Millis> positive_duration(const std::string& option, const std::string& t
 } // namespace
 
 void GlobalOptions::add_to(CLI::App& app) {
-    app.add_option("--redis", redis_url,
-                   "Redis URL: redis://[user[:password]@]host[:port][/db] or "
-                   "unix:///path/to/sock[?db=N] (env DLOCK_REDIS_URL, REDIS_URL; default "
-                   "redis://127.0.0.1:6379)")
-        ->option_text("URL");
-    app.add_option("--password-file", password_file,
-                   "read the Redis password from FILE (or set DLOCK_REDIS_PASSWORD)")
-        ->option_text("FILE");
-    app.add_option("--prefix", prefix, "key prefix (env DLOCK_PREFIX; default dlock)")
-        ->option_text("PREFIX");
+    redis_option_ =
+        app.add_option("--redis", redis_url,
+                       "Redis URL: redis://[user[:password]@]host[:port][/db] or "
+                       "unix:///path/to/sock[?db=N] (env DLOCK_REDIS_URL, REDIS_URL; default "
+                       "redis://127.0.0.1:6379)")
+            ->option_text("URL");
+    password_file_option_ =
+        app.add_option("--password-file", password_file,
+                       "read the Redis password from FILE (or set DLOCK_REDIS_PASSWORD)")
+            ->option_text("FILE");
+    prefix_option_ =
+        app.add_option("--prefix", prefix, "key prefix (env DLOCK_PREFIX; default dlock)")
+            ->option_text("PREFIX");
     app.add_option("--connect-timeout", connect_timeout,
                    "give up connecting to Redis after DURATION (default 2s)")
         ->option_text("DURATION");
@@ -67,14 +70,14 @@ void GlobalOptions::add_to(CLI::App& app) {
 Result<app::Connection> GlobalOptions::resolve() const {
     app::Connection out;
     std::string url = redis_url;
-    if (url.empty())
+    if (redis_option_->count() == 0)
         url = env_or("DLOCK_REDIS_URL", env_or("REDIS_URL", "redis://127.0.0.1:6379"));
     auto endpoint = redis::parse_url(url);
     if (!endpoint)
         return tl::unexpected(endpoint.error());
     out.redis.endpoint = std::move(*endpoint);
 
-    if (!password_file.empty()) {
+    if (password_file_option_->count() > 0) {
         auto password = read_password_file(password_file);
         if (!password)
             return tl::unexpected(password.error());
@@ -83,8 +86,8 @@ Result<app::Connection> GlobalOptions::resolve() const {
         out.redis.endpoint.password = env;
     }
 
-    auto checked_prefix =
-        lock::validate_prefix(prefix.empty() ? env_or("DLOCK_PREFIX", "dlock") : prefix);
+    auto checked_prefix = lock::validate_prefix(
+        prefix_option_->count() == 0 ? env_or("DLOCK_PREFIX", "dlock") : prefix);
     if (!checked_prefix)
         return tl::unexpected(checked_prefix.error());
     out.prefix = std::move(*checked_prefix);

@@ -21,6 +21,12 @@ struct GlobalOptions {
     // Parses and validates everything; usage errors carry exit code 64.
     Result<app::Connection> resolve() const;
     int verbosity() const { return quiet ? -1 : verbose; }
+
+  private:
+    // Set when given on the command line, even as an empty string (which is then an error).
+    CLI::Option* redis_option_ = nullptr;
+    CLI::Option* password_file_option_ = nullptr;
+    CLI::Option* prefix_option_ = nullptr;
 };
 
 } // namespace dlock::cli

@@ -5,14 +5,25 @@
 #include "lock/lease_clock.hpp"
 #include "util/log.hpp"
 #include "util/signals.hpp"
+#include "util/text.hpp"
 
+#include <charconv>
 #include <fmt/format.h>
+#include <optional>
 
 namespace dlock::cli {
 namespace {
 
 constexpr Millis kMinTtl{1000};
 constexpr Millis kMaxTtl{24 * 3600 * 1000};
+
+std::optional<int> parse_exit_code(std::string_view text) {
+    int value = -1;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > 255)
+        return std::nullopt;
+    return value;
+}
 
 template <typename T>
 Result<T> for_option(std::string_view option, Result<T> r) {
@@ -31,25 +42,27 @@ RunCommand::RunCommand(CLI::App& parent) {
         ->required();
     auto no_wait = app_->add_flag("-n,--no-wait", no_wait_,
                                   "give up at once if the lock is held (the default)");
-    app_->add_option("-w,--wait", wait_,
-                     "wait up to DURATION for the lock ('forever' waits without limit)")
-        ->option_text("DURATION")
-        ->excludes(no_wait);
+    wait_option_ =
+        app_->add_option("-w,--wait", wait_,
+                         "wait up to DURATION for the lock ('forever' waits without limit)")
+            ->option_text("DURATION")
+            ->excludes(no_wait);
     app_->add_option("-E,--conflict-exit-code", conflict_exit_code_,
                      "exit status when the lock was not obtained (default 75)")
         ->option_text("N");
     app_->add_option("--ttl", ttl_, "lease length, renewed every TTL/3 (default 30s)")
         ->option_text("DURATION");
-    app_->add_option("-k,--kill-after", kill_after_,
-                     "after a lost lease, SIGKILL the command this long after the stop signal "
-                     "(default TTL/6, at most 5s; at most TTL/3)")
-        ->option_text("DURATION");
+    kill_after_option_ =
+        app_->add_option("-k,--kill-after", kill_after_,
+                         "after a lost lease, SIGKILL the command this long after the stop signal "
+                         "(default TTL/6, at most 5s; at most TTL/3)")
+            ->option_text("DURATION");
     app_->add_option("--lost-signal", lost_signal_,
                      "signal sent to the command's process group when the lease is lost "
                      "(default TERM)")
         ->option_text("SIGNAL");
-    app_->add_option("-c,--command", shell_command_, "run STRING with /bin/sh -c")
-        ->option_text("STRING");
+    shell_option_ = app_->add_option("-c,--command", shell_command_, "run STRING with /bin/sh -c")
+                        ->option_text("STRING");
 }
 
 Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& command) const {
@@ -61,7 +74,9 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
         return tl::unexpected(name.error());
     o.name = std::move(*name);
 
-    if (!shell_command_.empty()) {
+    if (shell_option_->count() > 0) {
+        if (shell_command_.empty())
+            return usage_error("-c: the shell command must not be empty");
         o.argv = {"/bin/sh", "-c", shell_command_, "sh"};
         o.argv.insert(o.argv.end(), command.begin(), command.end());
         o.command_line = lock::command_line({shell_command_});
@@ -73,16 +88,17 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
                            "run NAME -c 'shell command'");
     }
 
-    if (!wait_.empty()) {
+    if (wait_option_->count() > 0) {
         auto wait = for_option("--wait", parse_wait_duration(wait_));
         if (!wait)
             return tl::unexpected(wait.error());
         o.wait = *wait;
     }
-    if (conflict_exit_code_ < 0 || conflict_exit_code_ > 255)
-        return usage_error(
-            fmt::format("--conflict-exit-code {}: must be from 0 to 255", conflict_exit_code_));
-    o.conflict_exit_code = conflict_exit_code_;
+    auto code = parse_exit_code(conflict_exit_code_);
+    if (!code)
+        return usage_error(fmt::format("--conflict-exit-code {}: must be a number from 0 to 255",
+                                       quote(conflict_exit_code_)));
+    o.conflict_exit_code = *code;
 
     auto ttl = for_option("--ttl", parse_duration(ttl_));
     if (!ttl)
@@ -93,7 +109,7 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
     o.ttl = *ttl;
 
     o.kill_after = std::min(Millis(5000), o.ttl / 6);
-    if (!kill_after_.empty()) {
+    if (kill_after_option_->count() > 0) {
         auto grace = for_option("--kill-after", parse_duration(kill_after_));
         if (!grace)
             return tl::unexpected(grace.error());

@@ -23,11 +23,15 @@ class RunCommand {
     std::vector<std::string> names_;
     bool no_wait_ = false;
     std::string wait_;
-    int conflict_exit_code_ = exit_code::busy;
+    std::string conflict_exit_code_ = "75";
     std::string ttl_ = "30s";
     std::string kill_after_;
     std::string lost_signal_ = "TERM";
     std::string shell_command_;
+    // Given on the command line (even as an empty string, which is then an error).
+    CLI::Option* wait_option_ = nullptr;
+    CLI::Option* kill_after_option_ = nullptr;
+    CLI::Option* shell_option_ = nullptr;
 };
 
 } // namespace dlock::cli

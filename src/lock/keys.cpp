@@ -1,5 +1,7 @@
 #include "lock/keys.hpp"
 
+#include "util/text.hpp"
+
 #include <fmt/format.h>
 
 namespace dlock::lock {
@@ -27,13 +29,13 @@ Result<std::string> validate(std::string_view what, std::string_view value, size
     if (value.empty())
         return usage_error(fmt::format("invalid {}: must not be empty", what));
     if (value.size() > max_len)
-        return usage_error(
-            fmt::format("invalid {} '{:.20}...': longer than {} bytes", what, value, max_len));
+        return usage_error(fmt::format("invalid {} {}: longer than {} bytes", what,
+                                       quote(std::string(value.substr(0, 20)) + "..."), max_len));
     for (char c : value)
         if (!allowed(c))
             return usage_error(
-                fmt::format("invalid {} '{}': only letters, digits and . _ : / @ + = - are allowed",
-                            what, value));
+                fmt::format("invalid {} {}: only letters, digits and . _ : / @ + = - are allowed",
+                            what, quote(value)));
     return std::string(value);
 }
 

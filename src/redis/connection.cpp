@@ -17,7 +17,9 @@ timeval to_timeval(Millis d) {
 bool is_auth_error(std::string_view msg) {
     return msg.starts_with("NOAUTH") || msg.starts_with("WRONGPASS") ||
            msg.starts_with("ERR invalid password") || msg.starts_with("ERR AUTH") ||
-           msg.starts_with("NOPERM");
+           msg.starts_with("NOPERM") ||
+           // Redis drops unauthenticated clients that send long commands with this error.
+           msg.find("unauthenticated") != std::string_view::npos;
 }
 
 } // namespace

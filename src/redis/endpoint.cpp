@@ -1,5 +1,8 @@
 #include "redis/endpoint.hpp"
 
+#include "util/text.hpp"
+
+#include <cctype>
 #include <charconv>
 #include <fmt/format.h>
 #include <optional>
@@ -22,12 +25,11 @@ std::optional<std::string> percent_decode(std::string_view text) {
             out.push_back(text[i]);
             continue;
         }
+        if (i + 2 >= text.size() || !std::isxdigit(static_cast<unsigned char>(text[i + 1])) ||
+            !std::isxdigit(static_cast<unsigned char>(text[i + 2])))
+            return std::nullopt;
         int value = 0;
-        if (i + 2 >= text.size())
-            return std::nullopt;
-        auto [end, ec] = std::from_chars(text.data() + i + 1, text.data() + i + 3, value, 16);
-        if (ec != std::errc() || end != text.data() + i + 3)
-            return std::nullopt;
+        std::from_chars(text.data() + i + 1, text.data() + i + 3, value, 16);
         out.push_back(static_cast<char>(value));
         i += 2;
     }
@@ -54,7 +56,7 @@ Result<Endpoint> parse_url(std::string_view url) {
         return fmt::format("{}://***@{}", url.substr(0, scheme), url.substr(at + 1));
     };
     auto invalid = [&](std::string_view why) {
-        return usage_error(fmt::format("invalid Redis URL '{}': {}", shown(), why));
+        return usage_error(fmt::format("invalid Redis URL {}: {}", quote(shown()), why));
     };
 
     Endpoint ep;

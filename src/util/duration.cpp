@@ -1,5 +1,7 @@
 #include "util/duration.hpp"
 
+#include "util/text.hpp"
+
 #include <cmath>
 #include <fmt/format.h>
 
@@ -25,9 +27,9 @@ std::optional<double> unit_millis(std::string_view unit) {
 Result<Millis> parse_duration(std::string_view text) {
     auto invalid = [&] {
         return usage_error(fmt::format(
-            "invalid duration '{}': expected a number with an optional unit ms, s, m, h or d "
+            "invalid duration {}: expected a number with an optional unit ms, s, m, h or d "
             "(e.g. 500ms, 30s, 1.5m)",
-            text));
+            quote(text)));
     };
     size_t digits_end = 0;
     bool seen_dot = false, seen_digit = false;
@@ -48,7 +50,7 @@ Result<Millis> parse_duration(std::string_view text) {
     double value = std::stod(std::string(text.substr(0, digits_end))) * *scale;
     constexpr double max_ms = 100.0 * 365 * 86'400'000.0;
     if (!std::isfinite(value) || value > max_ms)
-        return usage_error(fmt::format("invalid duration '{}': too long", text));
+        return usage_error(fmt::format("invalid duration {}: too long", quote(text)));
     return Millis(static_cast<int64_t>(std::llround(value)));
 }
 

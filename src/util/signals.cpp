@@ -1,5 +1,7 @@
 #include "util/signals.hpp"
 
+#include "util/text.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -26,7 +28,8 @@ Result<int> parse_signal(std::string_view text) {
     if (ec == std::errc() && end == text.data() + text.size()) {
         if (number >= 1 && number < NSIG)
             return number;
-        return usage_error(fmt::format("invalid signal '{}': out of range 1-{}", text, NSIG - 1));
+        return usage_error(
+            fmt::format("invalid signal {}: out of range 1-{}", quote(text), NSIG - 1));
     }
     std::string upper(text);
     std::transform(upper.begin(), upper.end(), upper.begin(),
@@ -38,7 +41,7 @@ Result<int> parse_signal(std::string_view text) {
         if (candidate == name)
             return signo;
     return usage_error(
-        fmt::format("invalid signal '{}': expected a name like TERM or a number", text));
+        fmt::format("invalid signal {}: expected a name like TERM or a number", quote(text)));
 }
 
 std::string signal_name(int signo) {
