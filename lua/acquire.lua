@@ -1,17 +1,25 @@
--- Take the exclusive lease on one name, re-enter it, or queue for it in arrival order.
+-- Take the lease on one name, exclusive or shared, re-enter it, or queue for it in arrival order.
 --
 --   redis-cli --eval lua/acquire.lua dlock:{job}:lock dlock:{job}:fence dlock:{job}:queue \
---     dlock:{job}:alive dlock:{job}:wake: , OWNER HOLD TTL_MS WAITER HEARTBEAT_MS HOST PID USER CMD
+--     dlock:{job}:alive dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo \
+--     dlock:{job}:xqueue , OWNER HOLD TTL_MS WAITER HEARTBEAT_MS HOST PID USER CMD MODE
 --
--- KEYS: lock hash, fencing counter, waiter queue (zset id -> arrival us), waiter heartbeats
---       (zset id -> deadline ms), prefix of the per-waiter wake lists.
+-- KEYS: exclusive holder hash, fencing counter, waiter queue (zset id -> arrival us), waiter
+--       heartbeats (zset id -> deadline ms), prefix of the per-waiter wake lists, shared holds
+--       (zset hold id -> deadline ms), shared hold info (hash), exclusive waiters (zset).
 -- ARGV: owner token, hold id (unique per request, so a retried call is a replay, not a second
---       hold), lease ms, waiter id ("" = do not queue), heartbeat ms, holder host/pid/user/cmd.
--- Returns {1, fencing token, holds} when the caller now holds the lease, or
---         {0, pttl ms, host, pid, user, cmd, since ms, fencing token, queued waiters}.
+--       hold), lease ms, waiter id ("" = do not queue), heartbeat ms, holder host/pid/user/cmd,
+--       mode "x" (exclusive, default) or "s" (shared).
+-- Returns {1, fencing token, holds, granted mode} when the caller now holds the lease,
+--         {0, ms until the blocking lease may expire, host, pid, user, cmd, since ms, fencing
+--          token, queued waiters, shared holders} when not (host... describe the exclusive
+--          holder, or the oldest shared holder), or
+--         {-1} for an exclusive request by an owner holding the name shared (no upgrades).
 local lock, fence, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local readers, rinfo, xqueue = KEYS[6], KEYS[7], KEYS[8]
 local owner, hold, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local waiter, heartbeat = ARGV[4], tonumber(ARGV[5])
+local shared = ARGV[10] == 's'
 local fence_lifetime_ms = 30 * 86400 * 1000
 
 local t = redis.call('TIME')
@@ -21,14 +29,31 @@ local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local function purge_dead_waiters()
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now_ms)) do
     redis.call('ZREM', queue, id)
+    redis.call('ZREM', xqueue, id)
     redis.call('ZREM', alive, id)
     redis.call('DEL', wake .. id)
+  end
+end
+
+-- Shared holds whose lease ran out belong to crashed holders: drop them.
+local function purge_expired_readers()
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', readers, '-inf', now_ms)) do
+    local info = redis.call('HGET', rinfo, id)
+    if info then
+      local holder = string.match(info, '^[^\t]*')
+      if redis.call('HINCRBY', rinfo, 'o:' .. holder, -1) <= 0 then
+        redis.call('HDEL', rinfo, 'o:' .. holder)
+      end
+      redis.call('HDEL', rinfo, id)
+    end
+    redis.call('ZREM', readers, id)
   end
 end
 
 local function forget_waiter()
   if waiter ~= '' then
     redis.call('ZREM', queue, waiter)
+    redis.call('ZREM', xqueue, waiter)
     redis.call('ZREM', alive, waiter)
     redis.call('DEL', wake .. waiter)
   end
@@ -37,20 +62,69 @@ end
 local function refuse()
   purge_dead_waiters()
   if waiter ~= '' then
-    redis.call('ZADD', queue, 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), waiter)
+    local arrival = tonumber(t[1]) * 1000000 + tonumber(t[2])
+    if redis.call('ZADD', queue, 'NX', arrival, waiter) == 1 and not shared then
+      redis.call('ZADD', xqueue, arrival, waiter)
+    end
     redis.call('ZADD', alive, now_ms + heartbeat, waiter)
-    -- The queue outlives its last live waiter by one heartbeat at most.
+    -- The queues outlive their last live waiter by one heartbeat at most.
     redis.call('PEXPIRE', queue, heartbeat)
     redis.call('PEXPIRE', alive, heartbeat)
+    if redis.call('EXISTS', xqueue) == 1 then
+      redis.call('PEXPIRE', xqueue, heartbeat)
+    end
   end
+  local left = redis.call('PTTL', lock)
   local h = redis.call('HMGET', lock, 'host', 'pid', 'user', 'cmd', 'since', 'fence')
-  return {0, redis.call('PTTL', lock), h[1] or '', tonumber(h[2] or 0), h[3] or '', h[4] or '',
-          tonumber(h[5] or 0), tonumber(h[6] or 0), redis.call('ZCARD', queue)}
+  local nreaders = redis.call('ZCARD', readers)
+  if left < 0 and nreaders > 0 then
+    -- Held shared: describe the oldest holder; wait at most until the first lease ends.
+    local first = redis.call('ZRANGE', readers, 0, 0, 'WITHSCORES')
+    left = tonumber(first[2]) - now_ms
+    local oldest = redis.call('HGET', rinfo, first[1]) or ''
+    local f = {}
+    for field in string.gmatch(oldest .. '\t', '([^\t]*)\t') do
+      f[#f + 1] = field
+    end
+    h = {f[2], f[3], f[4], f[5], f[6], f[7]}
+  end
+  return {0, left, h[1] or '', tonumber(h[2] or 0), h[3] or '', h[4] or '',
+          tonumber(h[5] or 0), tonumber(h[6] or 0), redis.call('ZCARD', queue), nreaders}
+end
+
+local function next_fence()
+  -- Fencing tokens only grow. A missing counter (first use, unused for 30 days, or deleted)
+  -- restarts from the server clock in microseconds. Scripts run one at a time and each takes
+  -- longer than a microsecond, so the counter can never get ahead of that clock: a restarted
+  -- counter is above every token handed out before (unless the server clock goes back).
+  local token = redis.call('INCR', fence)
+  if token == 1 then
+    token = tonumber(t[1]) * 1000000 + tonumber(t[2])
+    redis.call('SET', fence, token)
+  end
+  redis.call('PEXPIRE', fence, fence_lifetime_ms)
+  return token
+end
+
+local function take_shared(token)
+  redis.call('ZADD', readers, now_ms + ttl, hold)
+  redis.call('HSET', rinfo, hold, table.concat({owner, ARGV[6], ARGV[7], ARGV[8], ARGV[9],
+                                                string.format('%.0f', now_ms),
+                                                string.format('%.0f', token)}, '\t'))
+  local holds = redis.call('HINCRBY', rinfo, 'o:' .. owner, 1)
+  for _, key in ipairs({readers, rinfo}) do
+    if redis.call('PTTL', key) < ttl then
+      redis.call('PEXPIRE', key, ttl)
+    end
+  end
+  forget_waiter()
+  return {1, token, holds, 's'}
 end
 
 local current = redis.call('HGET', lock, 'owner')
 if current == owner then
-  -- Re-entry by the same owner (or a replay of our own request): one hold per hold id.
+  -- Re-entry by the exclusive owner (also when it asks for shared), or a replay of our own
+  -- request: one hold per hold id.
   if redis.call('HSETNX', lock, 'h:' .. hold, 1) == 1 then
     redis.call('HINCRBY', lock, 'holds', 1)
   end
@@ -58,9 +132,43 @@ if current == owner then
     redis.call('PEXPIRE', lock, ttl)
   end
   forget_waiter()
-  return {1, tonumber(redis.call('HGET', lock, 'fence')), tonumber(redis.call('HGET', lock, 'holds'))}
+  local h = redis.call('HMGET', lock, 'fence', 'holds')
+  return {1, tonumber(h[1]), tonumber(h[2]), 'x'}
 end
 if current then
+  return refuse()
+end
+
+purge_expired_readers()
+local my_reads = tonumber(redis.call('HGET', rinfo, 'o:' .. owner) or 0)
+if shared then
+  local mine = redis.call('HGET', rinfo, hold)
+  if mine then
+    -- A replay of a shared acquire that already succeeded.
+    forget_waiter()
+    return {1, tonumber(string.match(mine, '([^\t]*)$')), my_reads, 's'}
+  end
+  if my_reads > 0 then
+    -- Re-entry: the owner already reads, so it must not queue behind a writer (deadlock).
+    return take_shared(next_fence())
+  end
+  -- Readers share, but never overtake a queued writer: admitted only if no exclusive waiter
+  -- arrived before us (for a newcomer: none is queued at all).
+  purge_dead_waiters()
+  local my_arrival = waiter ~= '' and redis.call('ZSCORE', queue, waiter)
+  local writer = my_arrival and redis.call('ZRANGEBYSCORE', xqueue, '-inf', '(' .. my_arrival,
+                                           'LIMIT', 0, 1)[1]
+                 or (not my_arrival and redis.call('ZRANGE', xqueue, 0, 0)[1])
+  if writer then
+    return refuse()
+  end
+  return take_shared(next_fence())
+end
+
+if my_reads > 0 then
+  return {-1}
+end
+if redis.call('ZCARD', readers) > 0 then
   return refuse()
 end
 
@@ -79,20 +187,10 @@ if head and head ~= waiter then
   return refuse()
 end
 
--- Fencing tokens only grow. A missing counter (first use, unused for 30 days, or deleted)
--- restarts from the server clock in microseconds. Scripts run one at a time and each takes
--- longer than a microsecond, so the counter can never get ahead of that clock: a restarted
--- counter is above every token handed out before (unless the server clock goes back).
-local token = redis.call('INCR', fence)
-if token == 1 then
-  token = tonumber(t[1]) * 1000000 + tonumber(t[2])
-  redis.call('SET', fence, token)
-end
-redis.call('PEXPIRE', fence, fence_lifetime_ms)
-
+local token = next_fence()
 redis.call('HSET', lock, 'owner', owner, 'holds', 1, 'h:' .. hold, 1, 'fence', token,
            'since', now_ms, 'ttl', ttl, 'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
            'cmd', ARGV[9])
 redis.call('PEXPIRE', lock, ttl)
 forget_waiter()
-return {1, token, 1}
+return {1, token, 1, 'x'}

@@ -39,7 +39,11 @@ int64_t wall_now_ms() {
 int report_refusal(const RunOptions& options, const lock::Refused& refused) {
     const auto& last = refused.last;
     std::string why;
-    if (last.holder)
+    if (last.holder && last.shared_holders > 0)
+        why = fmt::format("held shared by {} holder{}, the oldest {}", last.shared_holders,
+                          last.shared_holders == 1 ? "" : "s",
+                          lock::describe_holder(*last.holder, wall_now_ms()));
+    else if (last.holder)
         why = fmt::format("held by {}", lock::describe_holder(*last.holder, wall_now_ms()));
     else
         why = fmt::format("free, but {} waiter{} queued first", last.waiters,
@@ -64,10 +68,11 @@ void export_lease(const RunOptions& options, const lock::InheritedHolds& inherit
 // Releases our hold. Retries briefly through connection errors; if that fails the lease
 // simply expires after its TTL.
 void release(redis::LockBackend& backend, const lock::Keys& keys, const RunOptions& options,
-             const std::string& owner, const std::string& hold, bool lease_lost) {
+             const std::string& owner, const std::string& hold, bool shared, bool lease_lost) {
     Result<std::optional<int64_t>> released = fail(exit_code::internal, "not tried");
     for (int attempt = 0; attempt < 3; ++attempt) {
-        released = backend.release(keys, owner, hold, kWaiterHeartbeat);
+        released = shared ? backend.release_shared(keys, owner, hold, kWaiterHeartbeat)
+                          : backend.release(keys, owner, hold, kWaiterHeartbeat);
         if (released || !released.error().transient)
             break;
     }
@@ -91,35 +96,42 @@ int run(const Connection& connection, const RunOptions& options) {
 
     redis::LockBackend backend(connection.redis);
     lock::AcquireSpec spec{
-        keys, {owner, hold, options.ttl, "", kWaiterHeartbeat, self_info(options)}, options.wait};
+        keys,
+        {owner, hold, options.ttl, "", kWaiterHeartbeat, self_info(options), options.shared},
+        options.wait};
     auto result = lock::acquire(backend, spec);
     if (!result) {
-        log::error("{}", result.error().message);
+        if (result.error().exit_code == exit_code::usage)
+            log::error("cannot take {} exclusively: {}", options.name, result.error().message);
+        else
+            log::error("{}", result.error().message);
         return result.error().exit_code;
     }
     if (auto* refused = std::get_if<lock::Refused>(&*result))
         return report_refusal(options, *refused);
     const auto acquired = std::get<lock::Acquired>(*result);
-    log::info("acquired {} (token {}, {} hold{})", options.name, acquired.fence, acquired.holds,
-              acquired.holds == 1 ? "" : "s");
+    log::info("acquired {}{} (token {}, {} hold{})", options.name, acquired.shared ? " shared" : "",
+              acquired.fence, acquired.holds, acquired.holds == 1 ? "" : "s");
 
     export_lease(options, inherited, owner, acquired);
     auto supervisor = process::Supervisor::create();
     if (!supervisor) {
         log::error("{}", supervisor.error().message);
-        release(backend, keys, options, owner, hold, false);
+        release(backend, keys, options, owner, hold, acquired.shared, false);
         return supervisor.error().exit_code;
     }
     auto child = supervisor->spawn(options.argv);
     if (!child) {
         log::error("{}", child.error().message);
-        release(backend, keys, options, owner, hold, false);
+        release(backend, keys, options, owner, hold, acquired.shared, false);
         return child.error().exit_code;
     }
 
     lock::LeaseClock clock(acquired.sent_at, options.ttl, options.kill_after);
-    lock::Watchdog watchdog(redis::backend_factory(connection.redis), keys, owner, options.ttl,
-                            clock, [&] { supervisor->notify(); });
+    lock::Watchdog watchdog(
+        redis::backend_factory(connection.redis), keys, owner, options.ttl, clock,
+        [&] { supervisor->notify(); },
+        acquired.shared ? std::optional<std::string>(hold) : std::nullopt);
     watchdog.start();
     auto outcome = supervisor->wait(
         {[&] { return clock.stop_at(); }, options.lost_signal, options.kill_after});
@@ -133,7 +145,7 @@ int run(const Connection& connection, const RunOptions& options) {
         log::error("could not renew the lease on {} in time; the command was stopped before "
                    "the lease could expire",
                    options.name);
-    release(backend, keys, options, owner, hold, outcome.stopped);
+    release(backend, keys, options, owner, hold, acquired.shared, outcome.stopped);
     return outcome.stopped ? exit_code::lease_lost
                            : process::exit_code_from_wait_status(outcome.wait_status);
 }

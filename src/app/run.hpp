@@ -25,6 +25,7 @@ struct RunOptions {
     Millis ttl{30'000};
     Millis kill_after{5'000};
     int lost_signal = SIGTERM;
+    bool shared = false; // many shared holders may run together; an exclusive one runs alone
 };
 
 // How long a waiter that stops heartbeating stays in the queue (see README, "Waiting").

@@ -47,6 +47,10 @@ RunCommand::RunCommand(CLI::App& parent) {
                          "wait up to DURATION for the lock ('forever' waits without limit)")
             ->option_text("DURATION")
             ->excludes(no_wait);
+    auto shared =
+        app_->add_flag("-s,--shared", shared_, "take the lock shared: shared holders run together");
+    app_->add_flag("-x,--exclusive", exclusive_, "take the lock exclusively (the default)")
+        ->excludes(shared);
     app_->add_option("-E,--conflict-exit-code", conflict_exit_code_,
                      "exit status when the lock was not obtained (default 75)")
         ->option_text("N");
@@ -127,6 +131,7 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
     if (!signal)
         return tl::unexpected(signal.error());
     o.lost_signal = *signal;
+    o.shared = shared_;
     return o;
 }
 

@@ -28,6 +28,8 @@ class RunCommand {
     std::string kill_after_;
     std::string lost_signal_ = "TERM";
     std::string shell_command_;
+    bool shared_ = false;
+    bool exclusive_ = false;
     // Given on the command line (even as an empty string, which is then an error).
     CLI::Option* wait_option_ = nullptr;
     CLI::Option* kill_after_option_ = nullptr;

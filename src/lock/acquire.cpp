@@ -45,7 +45,7 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
         }
         attempted = true;
         if (outcome->acquired)
-            return Acquired{outcome->fence, outcome->holds, sent_at};
+            return Acquired{outcome->fence, outcome->holds, outcome->shared, sent_at};
         last = *outcome;
 
         const Millis left = until(deadline);

@@ -17,6 +17,7 @@ struct AcquireSpec {
 struct Acquired {
     int64_t fence = 0;
     int64_t holds = 0;
+    bool shared = false; // granted as a shared hold
     // When the successful acquire was sent: the lease lasts at least until this + ttl.
     std::chrono::steady_clock::time_point sent_at;
 };

@@ -30,15 +30,19 @@ struct AcquireRequest {
     std::string waiter_id; // empty: do not queue (no-wait)
     Millis heartbeat{};    // how long a silent waiter stays in the queue
     HolderInfo self;       // host, pid, user, command of this process
+    bool shared = false;   // a shared (read) hold instead of an exclusive one
 };
 
 struct AcquireOutcome {
     bool acquired = false;
-    int64_t fence = 0;                // when acquired
-    int64_t holds = 0;                // when acquired: 1, or more when re-entered
-    Millis lease_left{};              // when refused: the holder's remaining lease (may be <0)
+    int64_t fence = 0;   // when acquired
+    int64_t holds = 0;   // when acquired: 1, or more when re-entered
+    Millis lease_left{}; // when refused: the blocking lease's remaining time (may be <0)
     std::optional<HolderInfo> holder; // when refused and held (absent: free, others queued)
     int64_t waiters = 0;              // when refused: queued waiters including us
+    bool shared = false;              // when acquired: granted shared (an exclusive owner asking
+                                      // for shared re-enters exclusively instead)
+    int64_t shared_holders = 0;       // when refused: current shared holds
 };
 
 // Everything the lock logic needs from a store. Implemented over one Redis connection in
@@ -50,9 +54,14 @@ class Backend {
     virtual Result<AcquireOutcome> acquire(const Keys& keys, const AcquireRequest& request) = 0;
     // true: renewed; false: the lease is no longer ours.
     virtual Result<bool> renew(const Keys& keys, std::string_view owner, Millis ttl) = 0;
+    virtual Result<bool> renew_shared(const Keys& keys, std::string_view owner,
+                                      std::string_view hold_id, Millis ttl) = 0;
     // Holds left (0: released, waiters woken), or nullopt when the lease was not ours.
     virtual Result<std::optional<int64_t>> release(const Keys& keys, std::string_view owner,
                                                    std::string_view hold_id, Millis heartbeat) = 0;
+    virtual Result<std::optional<int64_t>> release_shared(const Keys& keys, std::string_view owner,
+                                                          std::string_view hold_id,
+                                                          Millis heartbeat) = 0;
     // Blocks until this waiter is woken (true) or `timeout` passes (false).
     virtual Result<bool> await_wake(const Keys& keys, std::string_view waiter_id,
                                     Millis timeout) = 0;

@@ -17,11 +17,14 @@ Result<std::string> validate_prefix(std::string_view prefix);
 // Every Redis key of one lock: "<prefix>:{<name>}:<part>". The hash tag keeps all of them in
 // one Cluster slot, so each script touches a single slot.
 struct Keys {
-    std::string lock;  // hash: owner, holds, h:<hold id>, holder metadata
-    std::string fence; // integer counter: fencing tokens
-    std::string queue; // zset: waiter id -> arrival time (server us)
-    std::string alive; // zset: waiter id -> heartbeat deadline (server ms)
-    std::string wake;  // prefix of per-waiter wake lists: wake + <waiter id>
+    std::string lock;    // hash: owner, holds, h:<hold id>, holder metadata
+    std::string fence;   // integer counter: fencing tokens
+    std::string queue;   // zset: waiter id -> arrival time (server us)
+    std::string alive;   // zset: waiter id -> heartbeat deadline (server ms)
+    std::string wake;    // prefix of per-waiter wake lists: wake + <waiter id>
+    std::string readers; // zset: shared hold id -> lease deadline (server ms)
+    std::string rinfo;   // hash: shared hold id -> holder; o:<owner> -> holds of that owner
+    std::string xqueue;  // zset: the exclusive waiters of `queue`, same scores
 
     static Keys of(std::string_view prefix, std::string_view name);
 };

@@ -14,9 +14,11 @@ Millis retry_pause(Millis ttl) {
 } // namespace
 
 Watchdog::Watchdog(BackendFactory open_backend, Keys keys, std::string owner, Millis ttl,
-                   LeaseClock& clock, std::function<void()> on_change)
+                   LeaseClock& clock, std::function<void()> on_change,
+                   std::optional<std::string> shared_hold)
     : open_backend_(std::move(open_backend)), keys_(std::move(keys)), owner_(std::move(owner)),
-      ttl_(ttl), clock_(clock), on_change_(std::move(on_change)) {}
+      ttl_(ttl), clock_(clock), on_change_(std::move(on_change)),
+      shared_hold_(std::move(shared_hold)) {}
 
 Watchdog::~Watchdog() {
     stop();
@@ -59,7 +61,8 @@ void Watchdog::loop() {
             backend = std::move(*opened);
         }
         auto sent_at = Clock::now();
-        auto renewed = backend->renew(keys_, owner_, ttl_);
+        auto renewed = shared_hold_ ? backend->renew_shared(keys_, owner_, *shared_hold_, ttl_)
+                                    : backend->renew(keys_, owner_, ttl_);
         if (!renewed) {
             log::warn("cannot renew lease: {}", renewed.error().message);
             if (renewed.error().transient)

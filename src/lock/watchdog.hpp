@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace dlock::lock {
@@ -17,7 +18,8 @@ namespace dlock::lock {
 class Watchdog {
   public:
     Watchdog(BackendFactory open_backend, Keys keys, std::string owner, Millis ttl,
-             LeaseClock& clock, std::function<void()> on_change);
+             LeaseClock& clock, std::function<void()> on_change,
+             std::optional<std::string> shared_hold = std::nullopt);
     ~Watchdog();
     Watchdog(const Watchdog&) = delete;
     Watchdog& operator=(const Watchdog&) = delete;
@@ -35,6 +37,8 @@ class Watchdog {
     Millis ttl_;
     LeaseClock& clock_;
     std::function<void()> on_change_;
+    std::optional<std::string>
+        shared_hold_; // renew this shared hold instead of the exclusive lease
 
     std::mutex mutex_;
     std::condition_variable wakeup_;

@@ -49,33 +49,42 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
                                                   const lock::AcquireRequest& r) {
     const std::string ttl = ms(r.ttl), heartbeat = ms(r.heartbeat);
     const std::string pid = std::to_string(r.self.pid);
-    auto reply = run("acquire", {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake},
+    auto reply = run("acquire",
+                     {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake, keys.readers,
+                      keys.rinfo, keys.xqueue},
                      {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, r.self.host, pid,
-                      r.self.user, r.self.command});
+                      r.self.user, r.self.command, r.shared ? "s" : "x"});
     if (!reply)
         return tl::unexpected(reply.error());
+    const auto& v = *reply;
     lock::AcquireOutcome out;
-    if (reply->size() == 3 && reply->operator[](0).as_int() == 1) {
+    if (v.size() == 1 && v[0].as_int() == -1)
+        return fail(exit_code::usage, "it is held shared by this owner, and a shared hold "
+                                      "cannot be upgraded to exclusive");
+    if (v.size() == 4 && v[0].as_int() == 1) {
         out.acquired = true;
-        out.fence = (*reply)[1].as_int();
-        out.holds = (*reply)[2].as_int();
+        out.fence = v[1].as_int();
+        out.holds = v[2].as_int();
+        out.shared = v[3].str() == "s";
         return out;
     }
-    if (reply->size() != 9)
+    if (v.size() != 10)
         return tl::unexpected(bad_reply("acquire"));
-    const auto& v = *reply;
     out.lease_left = Millis(v[1].as_int());
     if (!v[2].str().empty() || v[3].as_int() != 0)
         out.holder =
             lock::HolderInfo{std::string(v[2].str()), v[3].as_int(), std::string(v[4].str()),
                              std::string(v[5].str()), v[6].as_int(), v[7].as_int()};
     out.waiters = v[8].as_int();
+    out.shared_holders = v[9].as_int();
     return out;
 }
 
-Result<bool> LockBackend::renew(const lock::Keys& keys, std::string_view owner, Millis ttl) {
+Result<bool> LockBackend::renew(const lock::Keys& keys, std::string_view owner, Millis ttl,
+                                std::string_view mode, std::string_view hold_id) {
     const std::string ttl_text = ms(ttl);
-    auto reply = run("renew", {keys.lock}, {owner, ttl_text});
+    auto reply =
+        run("renew", {keys.lock, keys.readers, keys.rinfo}, {owner, ttl_text, mode, hold_id});
     if (!reply)
         return tl::unexpected(reply.error());
     if (!reply->is_integer())
@@ -83,11 +92,23 @@ Result<bool> LockBackend::renew(const lock::Keys& keys, std::string_view owner, 
     return reply->integer() == 1;
 }
 
+Result<bool> LockBackend::renew(const lock::Keys& keys, std::string_view owner, Millis ttl) {
+    return renew(keys, owner, ttl, "x", "");
+}
+
+Result<bool> LockBackend::renew_shared(const lock::Keys& keys, std::string_view owner,
+                                       std::string_view hold_id, Millis ttl) {
+    return renew(keys, owner, ttl, "s", hold_id);
+}
+
 Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys, std::string_view owner,
-                                                    std::string_view hold_id, Millis heartbeat) {
+                                                    std::string_view hold_id, Millis heartbeat,
+                                                    std::string_view mode) {
     const std::string heartbeat_text = ms(heartbeat);
-    auto reply = run("release", {keys.lock, keys.queue, keys.alive, keys.wake},
-                     {owner, hold_id, heartbeat_text});
+    auto reply =
+        run("release",
+            {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.xqueue},
+            {owner, hold_id, heartbeat_text, mode});
     if (!reply)
         return tl::unexpected(reply.error());
     if (reply->size() != 2)
@@ -95,6 +116,18 @@ Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys, std:
     if ((*reply)[0].as_int() != 1)
         return std::optional<int64_t>{};
     return std::optional<int64_t>((*reply)[1].as_int());
+}
+
+Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys, std::string_view owner,
+                                                    std::string_view hold_id, Millis heartbeat) {
+    return release(keys, owner, hold_id, heartbeat, "x");
+}
+
+Result<std::optional<int64_t>> LockBackend::release_shared(const lock::Keys& keys,
+                                                           std::string_view owner,
+                                                           std::string_view hold_id,
+                                                           Millis heartbeat) {
+    return release(keys, owner, hold_id, heartbeat, "s");
 }
 
 Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view waiter_id,
@@ -121,7 +154,8 @@ Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view w
                                       Millis heartbeat) {
     const std::string heartbeat_text = ms(heartbeat);
     auto reply =
-        run("leave", {keys.lock, keys.queue, keys.alive, keys.wake}, {waiter_id, heartbeat_text});
+        run("leave", {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.xqueue},
+            {waiter_id, heartbeat_text});
     if (!reply)
         return tl::unexpected(reply.error());
     return {};

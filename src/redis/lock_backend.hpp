@@ -19,8 +19,13 @@ class LockBackend final : public lock::Backend {
     Result<lock::AcquireOutcome> acquire(const lock::Keys& keys,
                                          const lock::AcquireRequest& request) override;
     Result<bool> renew(const lock::Keys& keys, std::string_view owner, Millis ttl) override;
+    Result<bool> renew_shared(const lock::Keys& keys, std::string_view owner,
+                              std::string_view hold_id, Millis ttl) override;
     Result<std::optional<int64_t>> release(const lock::Keys& keys, std::string_view owner,
                                            std::string_view hold_id, Millis heartbeat) override;
+    Result<std::optional<int64_t>> release_shared(const lock::Keys& keys, std::string_view owner,
+                                                  std::string_view hold_id,
+                                                  Millis heartbeat) override;
     Result<bool> await_wake(const lock::Keys& keys, std::string_view waiter_id,
                             Millis timeout) override;
     Result<void> leave_queue(const lock::Keys& keys, std::string_view waiter_id,
@@ -28,6 +33,11 @@ class LockBackend final : public lock::Backend {
 
   private:
     Result<Connection*> connection();
+    Result<bool> renew(const lock::Keys& keys, std::string_view owner, Millis ttl,
+                       std::string_view mode, std::string_view hold_id);
+    Result<std::optional<int64_t>> release(const lock::Keys& keys, std::string_view owner,
+                                           std::string_view hold_id, Millis heartbeat,
+                                           std::string_view mode);
     Result<Reply> run(std::string_view script_name, const std::vector<std::string_view>& keys,
                       const std::vector<std::string_view>& args);
 
