@@ -1,0 +1,206 @@
+#pragma once
+
+// Shared helpers for the end-to-end tests: they run the built dlock binary against a private
+// redis-server (see tests/support) and look at what it did from the outside only.
+
+#include "support/dlock_process.hpp"
+#include "support/redis_server.hpp"
+
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <sys/types.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace dlock::test::e2e {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+inline milliseconds since(Clock::time_point start) {
+    return std::chrono::duration_cast<milliseconds>(Clock::now() - start);
+}
+
+// A scratch directory for marker files, removed at the end of the test.
+class TempDir {
+  public:
+    TempDir() {
+        char tmpl[] = "/tmp/dlock-e2e-XXXXXX";
+        REQUIRE(mkdtemp(tmpl) != nullptr);
+        path_ = tmpl;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    const std::string& path() const { return path_; }
+    std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+
+  private:
+    std::string path_;
+};
+
+// The environment every dlock under test gets: nothing dlock reads is inherited from whoever
+// runs the tests (a DLOCK_OWNER there would turn every run into a re-entry), then `extra`.
+inline Env clean_env(const Env& extra = {}) {
+    Env env;
+    for (const char* name :
+         {"DLOCK_OWNER", "DLOCK_HELD", "DLOCK_NAME", "DLOCK_FENCING_TOKEN", "DLOCK_TTL_MS",
+          "DLOCK_PREFIX", "DLOCK_REDIS_URL", "REDIS_URL", "DLOCK_REDIS_PASSWORD"})
+        env[name] = "\x01unset";
+    for (const auto& [k, v] : extra)
+        env[k] = v;
+    return env;
+}
+
+// `dlock --redis <server> ARGS...`
+inline std::vector<std::string> with_redis(const RedisServer& server,
+                                           std::vector<std::string> args) {
+    args.insert(args.begin(), {"--redis", server.url()});
+    return args;
+}
+
+// `dlock --redis URL ARGS...`
+inline std::vector<std::string> with_redis_url(const std::string& url,
+                                               std::vector<std::string> args) {
+    args.insert(args.begin(), {"--redis", url});
+    return args;
+}
+
+// Runs dlock against `server` to completion.
+inline ProcessResult run(const RedisServer& server, std::vector<std::string> args,
+                         const Env& env = {}, milliseconds timeout = 30s) {
+    return run_dlock(with_redis(server, std::move(args)), clean_env(env), timeout);
+}
+
+// Runs dlock with exactly these arguments (no --redis added) to completion.
+inline ProcessResult run_raw(std::vector<std::string> args, const Env& env = {},
+                             milliseconds timeout = 30s) {
+    return run_dlock(std::move(args), clean_env(env), timeout);
+}
+
+// Starts dlock against `server` in the background.
+inline std::unique_ptr<Process> start(const RedisServer& server, std::vector<std::string> args,
+                                      const Env& env = {}) {
+    return std::make_unique<Process>(with_redis(server, std::move(args)), clean_env(env));
+}
+
+// ---- Redis state -------------------------------------------------------------------------
+
+inline std::string key(const std::string& name, const std::string& suffix = "lock",
+                       const std::string& prefix = "dlock") {
+    return prefix + ":{" + name + "}:" + suffix;
+}
+
+inline bool exists(const RedisServer& server, const std::string& k) {
+    return server.cmd({"EXISTS", k}).integer() == 1;
+}
+
+inline int64_t dbsize(const RedisServer& server) {
+    return server.cmd({"DBSIZE"}).integer();
+}
+
+// All keys, for failure messages.
+inline std::string all_keys(const RedisServer& server) {
+    auto reply = server.cmd({"KEYS", "*"});
+    std::string out;
+    for (size_t i = 0; i < reply.size(); ++i)
+        out += std::string(reply[i].str()) + " ";
+    return out;
+}
+
+// A field of a hash, "" when the key or field is missing.
+inline std::string hget(const RedisServer& server, const std::string& k, const std::string& f) {
+    auto reply = server.cmd({"HGET", k, f});
+    return reply.is_nil() ? std::string() : std::string(reply.str());
+}
+
+// ---- files and processes -----------------------------------------------------------------
+
+inline bool file_exists(const std::string& path) {
+    return std::filesystem::exists(path);
+}
+
+inline void touch(const std::string& path) {
+    std::ofstream(path) << "";
+}
+
+inline std::string trim(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' '))
+        s.pop_back();
+    return s;
+}
+
+inline std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        out.push_back(line);
+    return out;
+}
+
+// Waits until a file exists with a complete (newline-terminated) first line; returns it.
+inline std::string wait_for_line(const std::string& path, milliseconds timeout = 10s) {
+    bool ok = eventually(
+        [&] {
+            auto text = read_file(path);
+            return text.find('\n') != std::string::npos;
+        },
+        timeout);
+    INFO("waiting for " << path);
+    REQUIRE(ok);
+    return trim(read_file(path).substr(0, read_file(path).find('\n')));
+}
+
+inline pid_t read_pid(const std::string& path) {
+    auto text = wait_for_line(path);
+    return static_cast<pid_t>(std::stol(text));
+}
+
+// True when `pid` no longer runs: it does not exist, or it is a zombie nobody has reaped yet
+// (an orphan's new parent, PID 1 of a container, may never reap it).
+inline bool process_gone(pid_t pid) {
+    if (kill(pid, 0) != 0 && errno == ESRCH)
+        return true;
+    auto stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+    if (stat.empty())
+        return true;
+    auto paren = stat.rfind(')');
+    return paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z';
+}
+
+// True when `pid` has a child that runs `comm` (that is, it has exec'd). A signal sent to a
+// shell's process group while it forks can hit the child between fork and exec, where it still
+// has the shell's handlers; tests wait for this before signalling.
+inline bool has_child_running(pid_t pid, const std::string& comm) {
+    const auto id = std::to_string(pid);
+    std::istringstream children(read_file("/proc/" + id + "/task/" + id + "/children"));
+    for (pid_t child; children >> child;)
+        if (trim(read_file("/proc/" + std::to_string(child) + "/comm")) == comm)
+            return true;
+    return false;
+}
+
+// The shell snippet a command uses to block until the test creates "$D/go".
+inline const std::string kAwaitGo = "while [ ! -e \"$D/go\" ]; do sleep 0.02; done";
+
+// dlock's stderr is exactly one line starting with "dlock: ".
+inline bool one_dlock_line(const std::string& err) {
+    return err.rfind("dlock: ", 0) == 0 && err.size() > 8 && err.back() == '\n' &&
+           err.find('\n') == err.size() - 1;
+}
+
+} // namespace dlock::test::e2e

@@ -1,0 +1,70 @@
+#include "integration/lock_helpers.hpp"
+
+#include <csignal>
+
+using namespace dlock;
+using namespace dlock::test;
+
+TEST_CASE("the lock backend reconnects after the server restarted", "[lock_backend]") {
+    signal(SIGPIPE, SIG_IGN); // as dlock's main() does
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    REQUIRE(try_acquire(*backend, request("owner-a", "hold-1")).acquired);
+    server->restart(); // no persistence: the lease is gone
+
+    auto first = backend->acquire(job_keys(), request("owner-b", "hold-2"));
+    if (!first) {
+        CHECK(first.error().exit_code == 69);
+        CHECK(first.error().transient);
+        first = backend->acquire(job_keys(), request("owner-b", "hold-2"));
+    }
+    REQUIRE(first);
+    CHECK(first->acquired);
+}
+
+TEST_CASE("lock backend calls fail transiently while the server is down", "[lock_backend]") {
+    signal(SIGPIPE, SIG_IGN);
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    server->stop();
+    const auto keys = job_keys();
+    auto acquired = backend->acquire(keys, request("owner-a", "hold-1"));
+    REQUIRE_FALSE(acquired);
+    CHECK(acquired.error().transient);
+    auto renewed = backend->renew(keys, "owner-a", 30s);
+    REQUIRE_FALSE(renewed);
+    CHECK(renewed.error().transient);
+    CHECK(renewed.error().exit_code == 69);
+    auto released = backend->release(keys, "owner-a", "hold-1", 3s);
+    REQUIRE_FALSE(released);
+    CHECK(released.error().transient);
+    auto woken = backend->await_wake(keys, "wa", 100ms);
+    REQUIRE_FALSE(woken);
+    CHECK(woken.error().transient);
+    auto left = backend->leave_queue(keys, "wa", 3s);
+    REQUIRE_FALSE(left);
+    CHECK(left.error().transient);
+}
+
+TEST_CASE("backend_factory opens a new connection per call", "[lock_backend]") {
+    REQUIRE_REDIS(server);
+    auto factory = redis::backend_factory(connect_options(server->url()));
+    auto a = factory();
+    auto b = factory();
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(a->get() != b->get());
+    CHECK(ok((*a)->acquire(job_keys(), request("owner-a", "hold-1"))).acquired);
+    CHECK_FALSE(ok((*b)->acquire(job_keys(), request("owner-b", "hold-2"))).acquired);
+}
+
+TEST_CASE("backend_factory reports an unreachable server", "[lock_backend]") {
+    REQUIRE_REDIS(server);
+    const std::string url = server->url();
+    server->stop();
+    auto factory = redis::backend_factory(connect_options(url));
+    auto backend = factory();
+    REQUIRE_FALSE(backend);
+    CHECK(backend.error().exit_code == 69);
+    CHECK(backend.error().transient);
+}

@@ -1,0 +1,133 @@
+// The scripts run with plain EVAL, as `redis-cli --eval` would: the reply shapes documented
+// at the top of each lua/*.lua file.
+#include "integration/lock_helpers.hpp"
+#include "redis/embedded_scripts.hpp"
+
+using namespace dlock;
+using namespace dlock::test;
+
+namespace {
+
+const lock::Keys keys = job_keys();
+
+redis::Reply eval(const RedisServer& server, std::string_view name,
+                  const std::vector<std::string>& script_keys,
+                  const std::vector<std::string>& args) {
+    std::vector<std::string> argv{"EVAL", std::string(redis::script(name).body),
+                                  std::to_string(script_keys.size())};
+    argv.insert(argv.end(), script_keys.begin(), script_keys.end());
+    argv.insert(argv.end(), args.begin(), args.end());
+    return command(server, argv);
+}
+
+redis::Reply acquire(const RedisServer& server, const std::string& owner, const std::string& hold,
+                     const std::string& waiter = "") {
+    return eval(server, "acquire",
+                {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo,
+                 keys.xqueue},
+                {owner, hold, "30000", waiter, "3000", "web-1", "4242", "alice", "./job.sh", "x"});
+}
+
+redis::Reply renew(const RedisServer& server, const std::string& owner, const std::string& ttl) {
+    return eval(server, "renew", {keys.lock, keys.readers, keys.rinfo}, {owner, ttl, "x", ""});
+}
+
+redis::Reply release(const RedisServer& server, const std::string& owner, const std::string& hold) {
+    return eval(
+        server, "release",
+        {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.xqueue},
+        {owner, hold, "3000", "x"});
+}
+
+} // namespace
+
+TEST_CASE("raw acquire returns {1, token, holds, mode} when taken", "[raw-eval]") {
+    REQUIRE_REDIS(server);
+    auto r = acquire(*server, "o1", "h1");
+    REQUIRE(r.size() == 4);
+    CHECK(r[0].integer() == 1);
+    CHECK(r[1].integer() > 0);
+    CHECK(r[2].integer() == 1);
+    CHECK(r[3].str() == "x");
+
+    auto again = acquire(*server, "o1", "h2");
+    REQUIRE(again.size() == 4);
+    CHECK(again[1].integer() == r[1].integer());
+    CHECK(again[2].integer() == 2);
+}
+
+TEST_CASE("raw acquire returns the ten-field refusal when held", "[raw-eval]") {
+    REQUIRE_REDIS(server);
+    auto taken = acquire(*server, "o1", "h1");
+    auto r = acquire(*server, "o2", "h2", "w2");
+    REQUIRE(r.size() == 10);
+    CHECK(r[0].integer() == 0);
+    CHECK(r[1].integer() > 29'000);              // pttl
+    CHECK(r[2].str() == "web-1");                // host
+    CHECK(r[3].integer() == 4242);               // pid
+    CHECK(r[4].str() == "alice");                // user
+    CHECK(r[5].str() == "./job.sh");             // cmd
+    CHECK(r[6].integer() > 0);                   // since
+    CHECK(r[7].integer() == taken[1].integer()); // token
+    CHECK(r[8].integer() == 1);                  // queued waiters
+}
+
+TEST_CASE("raw acquire refusal of a free lock with a queue has empty holder fields", "[raw-eval]") {
+    REQUIRE_REDIS(server);
+    acquire(*server, "o1", "h1");
+    acquire(*server, "o2", "h2", "w2");
+    release(*server, "o1", "h1");
+    auto r = acquire(*server, "o3", "h3", "w3");
+    REQUIRE(r.size() == 10);
+    CHECK(r[0].integer() == 0);
+    CHECK(r[1].integer() == -2);
+    CHECK(r[2].str().empty());
+    CHECK(r[3].integer() == 0);
+    CHECK(r[8].integer() == 2);
+}
+
+TEST_CASE("raw release returns {1, holds left} or {0, 0}", "[raw-eval]") {
+    REQUIRE_REDIS(server);
+    acquire(*server, "o1", "h1");
+    acquire(*server, "o1", "h2");
+    auto left = release(*server, "o1", "h2");
+    REQUIRE(left.size() == 2);
+    CHECK(left[0].integer() == 1);
+    CHECK(left[1].integer() == 1);
+    auto last = release(*server, "o1", "h1");
+    CHECK(last[0].integer() == 1);
+    CHECK(last[1].integer() == 0);
+    auto not_ours = release(*server, "o1", "h1");
+    REQUIRE(not_ours.size() == 2);
+    CHECK(not_ours[0].integer() == 0);
+    CHECK(not_ours[1].integer() == 0);
+}
+
+TEST_CASE("raw renew returns 1 for the owner and 0 otherwise", "[raw-eval]") {
+    REQUIRE_REDIS(server);
+    acquire(*server, "o1", "h1");
+    CHECK(renew(*server, "o1", "60000").integer() == 1);
+    CHECK(pttl(*server, keys.lock) > 59'000);
+    CHECK(renew(*server, "o2", "90000").integer() == 0);
+    CHECK(pttl(*server, keys.lock) <= 60'000);
+}
+
+TEST_CASE("raw leave returns 1 and removes the waiter", "[raw-eval]") {
+    REQUIRE_REDIS(server);
+    acquire(*server, "o1", "h1");
+    acquire(*server, "o2", "h2", "w2");
+    auto r = eval(*server, "leave",
+                  {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.xqueue},
+                  {"w2", "3000"});
+    CHECK(r.integer() == 1);
+    CHECK(server->cmd({"ZCARD", keys.queue}).integer() == 0);
+}
+
+TEST_CASE("EVAL caches each script under its embedded SHA-1", "[raw-eval]") {
+    REQUIRE_REDIS(server);
+    for (const auto& s : redis::embedded_scripts()) {
+        INFO(s.name);
+        auto loaded = command(*server, {"SCRIPT", "LOAD", std::string(s.body)});
+        CHECK(loaded.str() == s.sha1);
+    }
+}

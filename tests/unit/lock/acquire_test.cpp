@@ -1,0 +1,227 @@
+#include "lock/acquire.hpp"
+#include "unit/lock/fake_backend.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace dlock;
+using namespace std::chrono_literals;
+using dlock::test::FakeBackend;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+lock::AcquireSpec spec(std::optional<Millis> wait, Millis heartbeat = 3s) {
+    lock::AcquireSpec s;
+    s.keys = lock::Keys::of("dlock", "job");
+    s.request.owner = "owner";
+    s.request.hold_id = "hold";
+    s.request.ttl = 30s;
+    s.request.heartbeat = heartbeat;
+    s.wait = wait;
+    return s;
+}
+
+Millis since(Clock::time_point start) {
+    return std::chrono::duration_cast<Millis>(Clock::now() - start);
+}
+
+} // namespace
+
+TEST_CASE("acquire takes a free lock at once without queueing", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies.push_back(FakeBackend::acquired(7, 1));
+    const auto before = Clock::now();
+    auto result = lock::acquire(backend, spec(0ms));
+    REQUIRE(result);
+    auto* got = std::get_if<lock::Acquired>(&*result);
+    REQUIRE(got);
+    CHECK(got->fence == 7);
+    CHECK(got->holds == 1);
+    CHECK(got->sent_at >= before);
+    CHECK(got->sent_at <= Clock::now());
+    REQUIRE(backend.acquire_calls.size() == 1);
+    CHECK(backend.acquire_calls[0].waiter_id.empty());
+}
+
+TEST_CASE("acquire without wait is refused with the holder and does not queue", "[acquire]") {
+    FakeBackend backend;
+    auto result = lock::acquire(backend, spec(0ms));
+    REQUIRE(result);
+    auto* refused = std::get_if<lock::Refused>(&*result);
+    REQUIRE(refused);
+    CHECK_FALSE(refused->timed_out);
+    REQUIRE(refused->last.holder);
+    CHECK(refused->last.holder->host == "web-9");
+    CHECK(backend.acquire_calls.size() == 1);
+    CHECK(backend.acquire_calls[0].waiter_id.empty());
+    CHECK(backend.await_timeouts.empty());
+    CHECK(backend.leave_calls.empty());
+}
+
+TEST_CASE("a waiter keeps one random waiter id across its attempts", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::held_by_other(), FakeBackend::held_by_other(),
+                               FakeBackend::acquired(3)};
+    backend.await_replies = {true, true};
+    auto result = lock::acquire(backend, spec(5s));
+    REQUIRE(result);
+    REQUIRE(std::holds_alternative<lock::Acquired>(*result));
+    REQUIRE(backend.acquire_calls.size() == 3);
+    const auto id = backend.acquire_calls[0].waiter_id;
+    CHECK(id.size() == 16);
+    CHECK(id.find_first_not_of("0123456789abcdef") == std::string::npos);
+    for (const auto& call : backend.acquire_calls)
+        CHECK(call.waiter_id == id);
+    for (const auto& awaited : backend.await_ids)
+        CHECK(awaited == id);
+    CHECK(backend.leave_calls.empty());
+}
+
+TEST_CASE("two waits use different waiter ids", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_default = FakeBackend::acquired(1);
+    REQUIRE(lock::acquire(backend, spec(5s)));
+    REQUIRE(lock::acquire(backend, spec(5s)));
+    CHECK(backend.acquire_calls[0].waiter_id != backend.acquire_calls[1].waiter_id);
+}
+
+TEST_CASE("a waiter blocks at most a third of its heartbeat per round", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::held_by_other(60s), FakeBackend::acquired(1)};
+    backend.await_replies = {true};
+    REQUIRE(lock::acquire(backend, spec(10s, 3s)));
+    REQUIRE(backend.await_timeouts.size() == 1);
+    CHECK(backend.await_timeouts[0] == 1000ms);
+}
+
+TEST_CASE("a waiter blocks no longer than the holder's lease plus slack", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::held_by_other(200ms), FakeBackend::acquired(1)};
+    backend.await_replies = {true};
+    REQUIRE(lock::acquire(backend, spec(10s, 3s)));
+    REQUIRE(backend.await_timeouts.size() == 1);
+    CHECK(backend.await_timeouts[0] == 205ms);
+}
+
+TEST_CASE("a waiter blocks no longer than its remaining wait", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::held_by_other(60s), FakeBackend::acquired(1)};
+    backend.await_replies = {true};
+    REQUIRE(lock::acquire(backend, spec(50ms, 3s)));
+    REQUIRE(backend.await_timeouts.size() == 1);
+    CHECK(backend.await_timeouts[0] <= 50ms);
+    CHECK(backend.await_timeouts[0] >= 1ms);
+}
+
+TEST_CASE("a free lock with others queued first blocks for a heartbeat slice", "[acquire]") {
+    FakeBackend backend;
+    lock::AcquireOutcome queued;
+    queued.lease_left = Millis(-2);
+    queued.waiters = 2;
+    backend.acquire_replies = {queued, FakeBackend::acquired(1)};
+    backend.await_replies = {true};
+    REQUIRE(lock::acquire(backend, spec(10s, 600ms)));
+    REQUIRE(backend.await_timeouts.size() == 1);
+    CHECK(backend.await_timeouts[0] == 200ms);
+}
+
+TEST_CASE("a waiter that times out leaves the queue and says so", "[acquire]") {
+    FakeBackend backend;
+    const auto start = Clock::now();
+    auto result = lock::acquire(backend, spec(200ms, 3s));
+    const auto elapsed = since(start);
+    REQUIRE(result);
+    auto* refused = std::get_if<lock::Refused>(&*result);
+    REQUIRE(refused);
+    CHECK(refused->timed_out);
+    CHECK(refused->last.holder);
+    CHECK(elapsed >= 190ms);
+    CHECK(elapsed < 2s);
+    REQUIRE(backend.leave_calls.size() == 1);
+    CHECK(backend.leave_calls[0].first == backend.acquire_calls[0].waiter_id);
+    CHECK(backend.leave_calls[0].second == 3s);
+}
+
+TEST_CASE("a waiter without a deadline waits until it gets the lock", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::held_by_other(), FakeBackend::held_by_other(),
+                               FakeBackend::held_by_other(), FakeBackend::acquired(9, 1)};
+    backend.await_replies = {false, true, false};
+    auto result = lock::acquire(backend, spec(std::nullopt));
+    REQUIRE(result);
+    REQUIRE(std::holds_alternative<lock::Acquired>(*result));
+    CHECK(std::get<lock::Acquired>(*result).fence == 9);
+    CHECK_FALSE(backend.acquire_calls[0].waiter_id.empty());
+}
+
+TEST_CASE("the first contact error is returned at once even when waiting", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies.push_back(FakeBackend::transient());
+    const auto start = Clock::now();
+    auto result = lock::acquire(backend, spec(10s));
+    REQUIRE_FALSE(result);
+    CHECK(result.error().exit_code == 69);
+    CHECK(since(start) < 1s);
+    CHECK(backend.acquire_calls.size() == 1);
+}
+
+TEST_CASE("a no-wait acquire does not retry a transient error", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::transient(), FakeBackend::acquired(1)};
+    REQUIRE_FALSE(lock::acquire(backend, spec(0ms)));
+    CHECK(backend.acquire_calls.size() == 1);
+}
+
+TEST_CASE("transient errors after the first contact are retried within the wait", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::held_by_other(), FakeBackend::transient(),
+                               FakeBackend::transient(), FakeBackend::acquired(4)};
+    backend.await_replies = {true};
+    auto result = lock::acquire(backend, spec(10s));
+    REQUIRE(result);
+    REQUIRE(std::holds_alternative<lock::Acquired>(*result));
+    CHECK(backend.acquire_calls.size() == 4);
+}
+
+TEST_CASE("a non-transient error ends the wait", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::held_by_other(),
+                               fail(exit_code::internal, "script acquire.lua failed: boom")};
+    backend.await_replies = {true};
+    auto result = lock::acquire(backend, spec(10s));
+    REQUIRE_FALSE(result);
+    CHECK(result.error().exit_code == 70);
+    CHECK(backend.acquire_calls.size() == 2);
+}
+
+TEST_CASE("transient errors past the wait deadline are returned", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::held_by_other()};
+    backend.acquire_default = FakeBackend::transient();
+    backend.await_replies = {true};
+    const auto start = Clock::now();
+    auto result = lock::acquire(backend, spec(300ms));
+    REQUIRE_FALSE(result);
+    CHECK(result.error().transient);
+    CHECK(since(start) >= 290ms);
+    CHECK(since(start) < 3s);
+}
+
+TEST_CASE("a failed await_wake is followed by another attempt", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::held_by_other(), FakeBackend::acquired(2)};
+    backend.await_replies = {FakeBackend::transient()};
+    auto result = lock::acquire(backend, spec(10s));
+    REQUIRE(result);
+    CHECK(std::holds_alternative<lock::Acquired>(*result));
+    CHECK(backend.acquire_calls.size() == 2);
+}
+
+TEST_CASE("re-entry reports the holds count", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::acquired(12, 3)};
+    auto result = lock::acquire(backend, spec(5s));
+    REQUIRE(result);
+    CHECK(std::get<lock::Acquired>(*result).holds == 3);
+    CHECK(std::get<lock::Acquired>(*result).fence == 12);
+}

@@ -1,0 +1,113 @@
+#include "lock/describe.hpp"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <ctime>
+#include <optional>
+
+using namespace dlock::lock;
+
+namespace {
+
+// Pins the local time zone to UTC for one test, so times print predictably.
+class UtcZone {
+  public:
+    UtcZone() {
+        if (const char* tz = std::getenv("TZ"))
+            saved_ = tz;
+        setenv("TZ", "UTC0", 1);
+        tzset();
+    }
+    ~UtcZone() {
+        if (saved_)
+            setenv("TZ", saved_->c_str(), 1);
+        else
+            unsetenv("TZ");
+        tzset();
+    }
+
+  private:
+    std::optional<std::string> saved_;
+};
+
+constexpr int64_t kSince = 1'700'000'000'000; // 2023-11-14 22:13:20 UTC
+constexpr int64_t kDay = 86'400'000;
+
+HolderInfo holder(std::string host = "web-2") {
+    return HolderInfo{std::move(host), 4242, "alice", "./backup.sh", kSince, 17};
+}
+
+bool valid_utf8(const std::string& s) {
+    for (size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const size_t len = c < 0x80         ? 1
+                           : (c >> 5) == 6  ? 2
+                           : (c >> 4) == 14 ? 3
+                           : (c >> 3) == 30 ? 4
+                                            : 0;
+        if (len == 0 || i + len > s.size())
+            return false;
+        for (size_t j = 1; j < len; ++j)
+            if ((static_cast<unsigned char>(s[i + j]) & 0xC0) != 0x80)
+                return false;
+        i += len;
+    }
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("a recent holder is shown with host, pid, time of day and token", "[describe]") {
+    UtcZone utc;
+    CHECK(describe_holder(holder(), kSince + 5000) == "web-2 (pid 4242, since 22:13:20, token 17)");
+    CHECK(describe_holder(holder(), kSince + kDay - 1) ==
+          "web-2 (pid 4242, since 22:13:20, token 17)");
+}
+
+TEST_CASE("a holder older than a day is shown with the date", "[describe]") {
+    UtcZone utc;
+    CHECK(describe_holder(holder(), kSince + kDay) ==
+          "web-2 (pid 4242, since 2023-11-14 22:13:20, token 17)");
+    CHECK(describe_holder(holder(), kSince + 30 * kDay) ==
+          "web-2 (pid 4242, since 2023-11-14 22:13:20, token 17)");
+}
+
+TEST_CASE("a holder without a host is shown as '?'", "[describe]") {
+    UtcZone utc;
+    CHECK(describe_holder(holder(""), kSince) == "? (pid 4242, since 22:13:20, token 17)");
+}
+
+TEST_CASE("the command line joins argv with spaces", "[describe]") {
+    CHECK(command_line({}) == "");
+    CHECK(command_line({"true"}) == "true");
+    CHECK(command_line({"./backup.sh", "--full", "/var/db"}) == "./backup.sh --full /var/db");
+}
+
+TEST_CASE("a command line of exactly max_bytes is kept whole", "[describe]") {
+    const std::string arg(20, 'x');
+    CHECK(command_line({arg}, 20) == arg);
+    CHECK(command_line({std::string(200, 'y')}) == std::string(200, 'y'));
+}
+
+TEST_CASE("a longer command line is cut to max_bytes with an ellipsis", "[describe]") {
+    auto cut = command_line({"rsync", std::string(100, 'a')}, 20);
+    CHECK(cut == "rsync " + std::string(11, 'a') + "...");
+    CHECK(cut.size() == 20);
+    CHECK(command_line({std::string(500, 'z')}).size() == 200);
+}
+
+TEST_CASE("cutting a command line never splits a UTF-8 character", "[describe]") {
+    std::string accents;
+    for (int i = 0; i < 50; ++i)
+        accents += "\xc3\xa9"; // é
+    for (size_t max = 4; max < 40; ++max) {
+        INFO(max);
+        auto cut = command_line({accents}, max);
+        CHECK(cut.size() <= max);
+        CHECK(cut.ends_with("..."));
+        CHECK(valid_utf8(cut));
+    }
+    auto cut = command_line({"\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"}, 8); // €€€€
+    CHECK(valid_utf8(cut));
+    CHECK(cut.ends_with("..."));
+}

@@ -1,0 +1,158 @@
+#pragma once
+
+#include "lock/backend.hpp"
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dlock::test {
+
+// A scripted lock::Backend: replies are taken from queues (the default once a queue is empty)
+// and every call is recorded. Thread-safe, so a watchdog thread can use it.
+class FakeBackend : public lock::Backend {
+  public:
+    std::deque<Result<lock::AcquireOutcome>> acquire_replies;
+    Result<lock::AcquireOutcome> acquire_default = held_by_other();
+    std::deque<Result<bool>> await_replies;
+    bool await_default = false; // after sleeping the whole timeout
+    std::deque<Result<bool>> renew_replies;
+    Result<bool> renew_default = true;
+
+    std::vector<lock::AcquireRequest> acquire_calls;
+    std::vector<Millis> await_timeouts;
+    std::vector<std::string> await_ids;
+    std::vector<std::pair<std::string, Millis>> leave_calls;
+    std::vector<Millis> renew_ttls;
+    std::vector<std::string> renew_owners;
+
+    static lock::AcquireOutcome held_by_other(Millis lease_left = Millis(60'000)) {
+        lock::AcquireOutcome out;
+        out.lease_left = lease_left;
+        out.holder = lock::HolderInfo{"web-9", 99, "carol", "./other.sh", 1, 5};
+        out.waiters = 1;
+        return out;
+    }
+    static lock::AcquireOutcome acquired(int64_t fence, int64_t holds = 1) {
+        lock::AcquireOutcome out;
+        out.acquired = true;
+        out.fence = fence;
+        out.holds = holds;
+        return out;
+    }
+    static tl::unexpected<Error> transient() {
+        return fail(exit_code::unavailable, "connection lost", true);
+    }
+
+    Result<lock::AcquireOutcome> acquire(const lock::Keys&,
+                                         const lock::AcquireRequest& r) override {
+        std::lock_guard lock(mutex_);
+        acquire_calls.push_back(r);
+        return next(acquire_replies, acquire_default);
+    }
+    Result<bool> renew(const lock::Keys&, std::string_view owner, Millis ttl) override {
+        std::lock_guard lock(mutex_);
+        renew_owners.emplace_back(owner);
+        renew_ttls.push_back(ttl);
+        return next(renew_replies, renew_default);
+    }
+    Result<std::optional<int64_t>> release(const lock::Keys&, std::string_view, std::string_view,
+                                           Millis) override {
+        return std::optional<int64_t>(0);
+    }
+    Result<bool> renew_shared(const lock::Keys& keys, std::string_view owner, std::string_view,
+                              Millis ttl) override {
+        return renew(keys, owner, ttl);
+    }
+    Result<std::optional<int64_t>> release_shared(const lock::Keys&, std::string_view,
+                                                  std::string_view, Millis) override {
+        return std::optional<int64_t>(0);
+    }
+    Result<bool> await_wake(const lock::Keys&, std::string_view id, Millis timeout) override {
+        std::unique_lock lock(mutex_);
+        await_ids.emplace_back(id);
+        await_timeouts.push_back(timeout);
+        if (!await_replies.empty())
+            return next(await_replies, Result<bool>(false));
+        lock.unlock();
+        std::this_thread::sleep_for(timeout);
+        return await_default;
+    }
+    Result<void> leave_queue(const lock::Keys&, std::string_view id, Millis heartbeat) override {
+        std::lock_guard lock(mutex_);
+        leave_calls.emplace_back(std::string(id), heartbeat);
+        return {};
+    }
+
+    size_t renew_count() {
+        std::lock_guard lock(mutex_);
+        return renew_ttls.size();
+    }
+
+  private:
+    template <typename T>
+    static T next(std::deque<T>& queue, const T& fallback) {
+        if (queue.empty())
+            return fallback;
+        T value = std::move(queue.front());
+        queue.pop_front();
+        return value;
+    }
+
+    std::mutex mutex_;
+};
+
+// Hands out backends that all forward to one FakeBackend, counting how often it was opened.
+struct FakeFactory {
+    FakeBackend& target;
+    std::atomic<int> opened{0};
+    std::atomic<int> failures_left{0}; // opening fails this many times first (-1: always)
+
+    lock::BackendFactory make() {
+        return [this]() -> Result<std::unique_ptr<lock::Backend>> {
+            ++opened;
+            if (failures_left.load() != 0) {
+                if (failures_left.load() > 0)
+                    --failures_left;
+                return FakeBackend::transient();
+            }
+            return std::unique_ptr<lock::Backend>(std::make_unique<Forward>(target));
+        };
+    }
+
+  private:
+    struct Forward : lock::Backend {
+        explicit Forward(lock::Backend& t) : t(t) {}
+        Result<lock::AcquireOutcome> acquire(const lock::Keys& k,
+                                             const lock::AcquireRequest& r) override {
+            return t.acquire(k, r);
+        }
+        Result<bool> renew(const lock::Keys& k, std::string_view o, Millis ttl) override {
+            return t.renew(k, o, ttl);
+        }
+        Result<std::optional<int64_t>> release(const lock::Keys& k, std::string_view o,
+                                               std::string_view h, Millis hb) override {
+            return t.release(k, o, h, hb);
+        }
+        Result<bool> renew_shared(const lock::Keys& k, std::string_view o, std::string_view h,
+                                  Millis ttl) override {
+            return t.renew_shared(k, o, h, ttl);
+        }
+        Result<std::optional<int64_t>> release_shared(const lock::Keys& k, std::string_view o,
+                                                      std::string_view h, Millis hb) override {
+            return t.release_shared(k, o, h, hb);
+        }
+        Result<bool> await_wake(const lock::Keys& k, std::string_view w, Millis to) override {
+            return t.await_wake(k, w, to);
+        }
+        Result<void> leave_queue(const lock::Keys& k, std::string_view w, Millis hb) override {
+            return t.leave_queue(k, w, hb);
+        }
+        lock::Backend& t;
+    };
+};
+
+} // namespace dlock::test

@@ -1,0 +1,87 @@
+#include "lock/keys.hpp"
+
+#include <catch2/catch.hpp>
+#include <set>
+#include <vector>
+
+using namespace dlock;
+using dlock::lock::Keys;
+
+TEST_CASE("lock names of the allowed alphabet are accepted as they are", "[keys]") {
+    for (const std::string& name :
+         std::vector<std::string>{"a", "job", "backup/nightly@db-1", "A.b_c:d/e@f+g=h-i",
+                                  "0123456789", std::string(200, 'x')}) {
+        INFO(name);
+        CHECK(lock::validate_name(name).value() == name);
+    }
+}
+
+TEST_CASE("empty, too long or out-of-alphabet lock names are usage errors", "[keys]") {
+    for (const std::string& bad : std::vector<std::string>{
+             "", std::string(201, 'x'), "a b", "{job}", "a}b", "a{b", "job*", "a\nb", "tab\t",
+             "caf\xc3\xa9", "a,b", "a;b", "a\\b", "$HOME", std::string("nul\0byte", 8)}) {
+        INFO(bad);
+        auto r = lock::validate_name(bad);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().message.find("lock name") != std::string::npos);
+    }
+}
+
+TEST_CASE("a too long name is shown cut short in the error", "[keys]") {
+    const std::string name = std::string(20, 'a') + std::string(300, 'b');
+    auto r = lock::validate_name(name);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message.find(std::string(20, 'a') + "...") != std::string::npos);
+    CHECK(r.error().message.find("bbb") == std::string::npos);
+    CHECK(r.error().message.find("200") != std::string::npos);
+}
+
+TEST_CASE("prefixes use the name alphabet and are at most 64 bytes", "[keys]") {
+    CHECK(lock::validate_prefix("dlock").value() == "dlock");
+    CHECK(lock::validate_prefix("team-a:locks").value() == "team-a:locks");
+    CHECK(lock::validate_prefix(std::string(64, 'p')).value() == std::string(64, 'p'));
+    for (const std::string& bad :
+         std::vector<std::string>{"", std::string(65, 'p'), "a b", "{x}"}) {
+        INFO(bad);
+        auto r = lock::validate_prefix(bad);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().message.find("prefix") != std::string::npos);
+    }
+}
+
+TEST_CASE("every key of a lock is prefix:{name}:part", "[keys]") {
+    const auto keys = Keys::of("dlock", "job");
+    CHECK(keys.lock == "dlock:{job}:lock");
+    CHECK(keys.fence == "dlock:{job}:fence");
+    CHECK(keys.queue == "dlock:{job}:queue");
+    CHECK(keys.alive == "dlock:{job}:alive");
+    CHECK(keys.wake == "dlock:{job}:wake:");
+    CHECK(keys.readers == "dlock:{job}:readers");
+    CHECK(keys.rinfo == "dlock:{job}:rinfo");
+    CHECK(keys.xqueue == "dlock:{job}:xqueue");
+}
+
+TEST_CASE("all keys of a lock share one Cluster hash tag and are distinct", "[keys]") {
+    const auto keys = Keys::of("team:x", "backup/db@host");
+    const std::vector<const std::string*> all{&keys.lock, &keys.fence,   &keys.queue, &keys.alive,
+                                              &keys.wake, &keys.readers, &keys.rinfo, &keys.xqueue};
+    std::set<std::string> distinct;
+    for (const auto* key : all) {
+        INFO(*key);
+        CHECK(key->starts_with("team:x:{backup/db@host}:"));
+        CHECK(key->find('{') == key->rfind('{'));
+        distinct.insert(*key);
+    }
+    CHECK(distinct.size() == all.size());
+}
+
+TEST_CASE("different names or prefixes never share a key", "[keys]") {
+    const auto a = Keys::of("dlock", "job");
+    const auto b = Keys::of("dlock", "job2");
+    const auto c = Keys::of("other", "job");
+    CHECK(a.lock != b.lock);
+    CHECK(a.lock != c.lock);
+    CHECK_FALSE(b.wake.starts_with(a.wake));
+}
