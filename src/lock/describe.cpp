@@ -24,7 +24,7 @@ std::string command_line(const std::vector<std::string>& argv, size_t max_bytes)
         out += arg;
     }
     if (out.size() > max_bytes) {
-        out.resize(max_bytes - 3);
+        out.resize(max_bytes > 3 ? max_bytes - 3 : 0);
         // Do not leave half a UTF-8 sequence before the ellipsis.
         while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80)
             out.pop_back();
