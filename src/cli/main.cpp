@@ -2,6 +2,7 @@
 
 #include "cli/bench_command.hpp"
 #include "cli/global_options.hpp"
+#include "cli/latch_command.hpp"
 #include "cli/run_command.hpp"
 #include "util/log.hpp"
 
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
     globals.add_to(app);
     RunCommand run(app);
     BenchCommand bench(app);
+    LatchCommand latch(app);
 
     std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
     try {
@@ -68,6 +70,8 @@ int main(int argc, char** argv) {
         log::error("unexpected '--' (only run takes a command)");
         return exit_code::usage;
     }
+    if (latch.app()->parsed())
+        return latch.execute(globals);
     if (bench.app()->parsed())
         return bench.execute(globals);
     return exit_code::usage;
