@@ -11,6 +11,7 @@
 #include "util/log.hpp"
 #include "util/random.hpp"
 
+#include <cstdlib>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -23,7 +24,10 @@ lock::HolderInfo self_info(const RunOptions& options) {
     gethostname(host, sizeof host - 1);
     self.host = host;
     self.pid = getpid();
-    if (const passwd* pw = getpwuid(geteuid()))
+    // Informational only: cron and login shells set LOGNAME, which spares an NSS lookup.
+    if (const char* name = std::getenv("LOGNAME"); name && *name)
+        self.user = name;
+    else if (const passwd* pw = getpwuid(geteuid()))
         self.user = pw->pw_name;
     else
         self.user = std::to_string(geteuid());
@@ -132,9 +136,13 @@ int run(const Connection& connection, const RunOptions& options) {
         redis::backend_factory(connection.redis), keys, owner, options.ttl, clock,
         [&] { supervisor->notify(); },
         acquired.shared ? std::optional<std::string>(hold) : std::nullopt);
-    watchdog.start();
-    auto outcome = supervisor->wait(
-        {[&] { return clock.stop_at(); }, options.lost_signal, options.kill_after});
+    process::Supervisor::StopPolicy policy;
+    policy.stop_at = [&] { return clock.stop_at(); };
+    policy.signal = options.lost_signal;
+    policy.grace = options.kill_after;
+    policy.start_at = acquired.sent_at + options.ttl / 3 - Millis(1);
+    policy.start = [&] { watchdog.start(); };
+    auto outcome = supervisor->wait(policy);
     watchdog.stop(); // no renewal may follow the release
 
     if (outcome.stopped && clock.confirmed_lost())

@@ -117,9 +117,14 @@ Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
     Outcome outcome;
     Clock::time_point kill_at = Clock::time_point::max();
     pollfd fds[2] = {{signal_fd_, POLLIN, 0}, {event_fd_, POLLIN, 0}};
+    bool started = !policy.start;
     reap();
     while (!child_done_) {
         const auto now = Clock::now();
+        if (!started && now >= policy.start_at) {
+            started = true;
+            policy.start();
+        }
         if (!outcome.stopped && now >= policy.stop_at()) {
             outcome.stopped = true;
             kill_at = now + policy.grace;
@@ -130,7 +135,9 @@ Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
             kill(-child_, SIGKILL);
             kill_at = Clock::time_point::max();
         }
-        const auto next = outcome.stopped ? kill_at : policy.stop_at();
+        auto next = outcome.stopped ? kill_at : policy.stop_at();
+        if (!started)
+            next = std::min(next, policy.start_at);
         if (poll(fds, 2, next == Clock::time_point::max() ? -1 : poll_timeout(next)) < 0 &&
             errno != EINTR)
             break;

@@ -26,6 +26,10 @@ class Supervisor {
         std::function<Clock::time_point()> stop_at;
         int signal = SIGTERM;
         Millis grace{5000};
+        // Called once from wait() at `start_at` (e.g. starting the renewal thread when the first
+        // renewal is due, so short commands never pay for it).
+        Clock::time_point start_at = Clock::time_point::max();
+        std::function<void()> start;
     };
 
     struct Outcome {
