@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Memory and CPU of dlock itself while it holds a lock. Target: <= 4 MB RSS.
-#  1. VmRSS/VmHWM (and the anon/file split) of the dlock process while `sleep 2` runs under it.
+#  1. VmRSS/VmHWM (and the anon/file split) of the dlock process while `sleep 3` runs under it
+#     with --ttl 3s: once before the first renewal (0.5 s in) and once after it (2 s in), since
+#     the watchdog thread and its connection may only appear with the first renewal.
 #  2. /usr/bin/time -v max RSS of `dlock run x -- true` next to `flock x true` (that figure is
 #     the max over the process and the children it waited for).
 #  3. CPU (utime+stime, and per-thread schedstat ns) spent by dlock holding `--ttl 3s` over a
@@ -31,12 +33,22 @@ cpu_ns() { cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { print s }'; 
 # utime + stime of a process (all threads) in clock ticks; comm is skipped by cutting at ')'.
 cpu_ticks() { sed 's/.*) //' /proc/"$1"/stat | awk '{ print $12 + $13 }'; }
 
-echo "== 1. dlock process while its command (sleep 2) runs"
-start_holder rss-lock -- sleep 2
-sleep 0.5 # past start-up; the watchdog thread is up
-grep -E '^(VmHWM|VmRSS|RssAnon|RssFile|Threads):' /proc/"$DL_PID"/status
-# Pss charges shared library pages pro rata; Private_* is what this process alone costs.
-grep -E '^(Pss|Shared_Clean|Private_Clean|Private_Dirty):' /proc/"$DL_PID"/smaps_rollup
+memory() {
+    grep -E '^(VmHWM|VmRSS|RssAnon|RssFile|Threads):' /proc/"$DL_PID"/status | tr -s '\t ' ' ' |
+        paste -sd' '
+    # Pss charges shared library pages pro rata; Private_* is what this process alone costs
+    # (right after a build the binary's own pages may show up as Private_Dirty).
+    grep -E '^(Pss|Shared_Clean|Private_Clean|Private_Dirty):' /proc/"$DL_PID"/smaps_rollup |
+        tr -s '\t ' ' ' | paste -sd' '
+}
+echo "== 1. dlock process while its command (sleep 3) runs, --ttl 3s"
+start_holder --ttl 3s rss-lock -- sleep 3
+sleep 0.5
+echo "-- 0.5 s in, before the first renewal"
+memory
+sleep 1.5
+echo "-- 2 s in, after the first renewal"
+memory
 wait "$DL_PID"
 BENCH_PIDS=()
 
