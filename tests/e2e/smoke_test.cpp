@@ -1,7 +1,7 @@
-#include <catch2/catch.hpp>
-
 #include "support/dlock_process.hpp"
 #include "support/redis_server.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace dlock::test;
 

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "support/redis_server.hpp"
+
+#include <catch2/catch.hpp>
 
 TEST_CASE("the fixture starts a private redis-server", "[fixture]") {
     REQUIRE_REDIS(server);

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "lock/ownership.hpp"
+
+#include <catch2/catch.hpp>
 
 using dlock::lock::InheritedHolds;
 

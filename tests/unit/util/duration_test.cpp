@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "util/duration.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace dlock;
 
