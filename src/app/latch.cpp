@@ -60,9 +60,7 @@ class Session {
         if (auto ok = ensure_connected(); !ok)
             return ok.error().transient || connected_once_ ? Result<bool>(false)
                                                            : tl::unexpected(ok.error());
-        const std::string seconds =
-            fmt::format("{:.3f}", static_cast<double>(block.count()) / 1000);
-        auto reply = conn_->blocking_command({"BLPOP", key, seconds}, block);
+        auto reply = conn_->blpop(key, block);
         if (!reply) {
             if (reply.error().transient) {
                 log::debug("BLPOP: {}", reply.error().message);
@@ -71,7 +69,7 @@ class Session {
             }
             return tl::unexpected(reply.error());
         }
-        return !reply->is_nil();
+        return *reply;
     }
 
   private:

@@ -95,7 +95,8 @@ void release(redis::LockBackend& backend, const lock::Keys& keys, const RunOptio
 int run(const Connection& connection, const RunOptions& options) {
     const lock::Keys keys = lock::Keys::of(connection.prefix, options.name);
     const auto inherited = lock::InheritedHolds::from_environment();
-    const std::string owner = inherited.owner_of(options.name).value_or(random_hex(16));
+    const auto reentered = inherited.owner_of(options.name);
+    const std::string owner = reentered ? *reentered : random_hex(16);
     const std::string hold = random_hex(8);
 
     redis::LockBackend backend(connection.redis);

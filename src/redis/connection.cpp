@@ -14,6 +14,16 @@ timeval to_timeval(Millis d) {
                    static_cast<suseconds_t>((d.count() % 1000) * 1000)};
 }
 
+// hiredis' error text, with its socket-timeout wording ("Resource temporarily unavailable")
+// replaced by `timed_out`.
+std::string failure_reason(const redisContext& c, std::string_view timed_out) {
+    std::string reason = c.errstr;
+    if (reason.find("temporarily unavailable") != std::string::npos ||
+        reason.find("timed out") != std::string::npos)
+        return std::string(timed_out);
+    return reason.empty() ? "connection lost" : reason;
+}
+
 bool is_auth_error(std::string_view msg) {
     return msg.starts_with("NOAUTH") || msg.starts_with("WRONGPASS") ||
            msg.starts_with("ERR invalid password") || msg.starts_with("ERR AUTH") ||
@@ -32,15 +42,11 @@ Connection::Connection(std::unique_ptr<redisContext, Free> ctx, ConnectOptions o
     : ctx_(std::move(ctx)), options_(std::move(options)) {}
 
 Error Connection::io_error(std::string_view what) const {
-    std::string reason = ctx_->errstr;
-    if (reason.find("temporarily unavailable") != std::string::npos ||
-        reason.find("timed out") != std::string::npos)
-        reason = fmt::format("timed out after {}", format_duration(options_.command_timeout));
-    else if (reason.empty())
-        reason = "connection lost";
     return Error{
         exit_code::unavailable,
-        fmt::format("{} failed on Redis at {}: {}", what, options_.endpoint.display(), reason),
+        fmt::format("{} failed on Redis at {}: {}", what, options_.endpoint.display(),
+                    failure_reason(*ctx_, fmt::format("timed out after {}",
+                                                      format_duration(options_.command_timeout)))),
         true};
 }
 
@@ -54,15 +60,13 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
         return fail(exit_code::unavailable,
                     fmt::format("cannot reach Redis at {}: out of memory", ep.display()));
     std::unique_ptr<redisContext, Free> ctx(raw);
-    if (ctx->err) {
-        std::string reason = ctx->errstr;
-        if (reason.find("temporarily unavailable") != std::string::npos ||
-            reason.find("timed out") != std::string::npos)
-            reason =
-                fmt::format("connect timed out after {}", format_duration(options.connect_timeout));
+    if (ctx->err)
         return fail(exit_code::unavailable,
-                    fmt::format("cannot reach Redis at {}: {}", ep.display(), reason), true);
-    }
+                    fmt::format("cannot reach Redis at {}: {}", ep.display(),
+                                failure_reason(
+                                    *ctx, fmt::format("connect timed out after {}",
+                                                      format_duration(options.connect_timeout)))),
+                    true);
     redisSetTimeout(ctx.get(), to_timeval(options.command_timeout));
     if (ep.unix_path.empty())
         redisEnableKeepAlive(ctx.get());
@@ -84,12 +88,14 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
     }
     for (int i = 0; i < pending; ++i) {
         void* raw_reply = nullptr;
-        if (redisGetReply(conn.ctx_.get(), &raw_reply) != REDIS_OK) {
-            Error e = conn.io_error("connecting");
-            e.message = fmt::format("cannot reach Redis at {}: {}", ep.display(),
-                                    e.message.substr(e.message.rfind(": ") + 2));
-            return tl::unexpected(e);
-        }
+        if (redisGetReply(conn.ctx_.get(), &raw_reply) != REDIS_OK)
+            return fail(
+                exit_code::unavailable,
+                fmt::format("cannot reach Redis at {}: {}", ep.display(),
+                            failure_reason(*conn.ctx_,
+                                           fmt::format("timed out after {}",
+                                                       format_duration(options.command_timeout)))),
+                true);
         Reply reply(static_cast<redisReply*>(raw_reply));
         if (reply.is_error()) {
             if (i == 0 && !ep.password.empty())
@@ -144,6 +150,16 @@ Result<Reply> Connection::blocking_command(std::initializer_list<std::string_vie
     if (!broken_)
         redisSetTimeout(ctx_.get(), to_timeval(options_.command_timeout));
     return reply;
+}
+
+Result<bool> Connection::blpop(std::string_view key, Millis timeout) {
+    if (timeout < Millis(1))
+        return command({"LPOP", key}).map([](const Reply& r) { return !r.is_nil(); });
+    // BLPOP takes seconds with decimals (Redis >= 6).
+    const std::string seconds = fmt::format("{:.3f}", static_cast<double>(timeout.count()) / 1000);
+    return blocking_command({"BLPOP", key, seconds}, timeout).map([](const Reply& r) {
+        return !r.is_nil();
+    });
 }
 
 } // namespace dlock::redis

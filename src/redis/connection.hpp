@@ -32,6 +32,10 @@ class Connection {
     // For a blocking command (BLPOP ... timeout): the socket timeout is `block` longer.
     Result<Reply> blocking_command(std::initializer_list<std::string_view> args, Millis block);
 
+    // Pops one element of list `key`, waiting up to `timeout`: true when one was popped.
+    // A timeout under 1 ms polls with LPOP (BLPOP 0 would block forever).
+    Result<bool> blpop(std::string_view key, Millis timeout);
+
     bool broken() const { return broken_; }
     const ConnectOptions& options() const { return options_; }
 

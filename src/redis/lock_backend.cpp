@@ -135,19 +135,7 @@ Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view wa
     auto conn = connection();
     if (!conn)
         return tl::unexpected(conn.error());
-    const std::string key = keys.wake + std::string(waiter_id);
-    if (timeout < Millis(1)) { // BLPOP 0 would block forever
-        auto reply = (*conn)->command({"LPOP", key});
-        if (!reply)
-            return tl::unexpected(reply.error());
-        return !reply->is_nil();
-    }
-    // BLPOP takes seconds with decimals (Redis >= 6).
-    const std::string seconds = fmt::format("{:.3f}", static_cast<double>(timeout.count()) / 1000);
-    auto reply = (*conn)->blocking_command({"BLPOP", key, seconds}, timeout);
-    if (!reply)
-        return tl::unexpected(reply.error());
-    return !reply->is_nil();
+    return (*conn)->blpop(keys.wake + std::string(waiter_id), timeout);
 }
 
 Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view waiter_id,
