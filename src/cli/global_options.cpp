@@ -62,9 +62,11 @@ void GlobalOptions::add_to(CLI::App& app) {
                           ->option_text("DURATION");
     app.add_flag("-v,--verbose", verbose, "more output on stderr: -v info, -vv debug");
     app.add_flag("-q,--quiet", quiet, "print errors only (not refusals or warnings)");
-    syslog_option_ = app.add_flag("--syslog,!--no-syslog", syslog,
-                                  "log to syslog as 'dlock' (facility user); stderr then only "
-                                  "gets errors");
+    auto* syslog_flag = app.add_flag("--syslog", syslog,
+                                     "log to syslog as 'dlock' (facility user); stderr then only "
+                                     "gets errors");
+    app.add_flag("--no-syslog", no_syslog, "do not log to syslog (overrides env and config)")
+        ->excludes(syslog_flag);
     log_format_option_ =
         app.add_option("--log-format", log_format, "text (default) or json: one object per line")
             ->option_text("FORMAT");
@@ -82,8 +84,10 @@ std::vector<config::FlagValue> GlobalOptions::given() const {
     add(connect_timeout_option_, "connect-timeout", connect_timeout);
     add(timeout_option_, "timeout", timeout);
     add(log_format_option_, "log-format", log_format);
-    if (syslog_option_->count() > 0)
-        flags.push_back({"syslog", syslog ? "true" : "false", syslog ? "--syslog" : "--no-syslog"});
+    if (syslog)
+        flags.push_back({"syslog", "true", "--syslog"});
+    if (no_syslog)
+        flags.push_back({"syslog", "false", "--no-syslog"});
     if (quiet)
         flags.push_back({"log-level", "error", "-q"});
     else if (verbose > 0)

@@ -20,6 +20,7 @@ struct GlobalOptions {
     std::string timeout;
     std::string log_format;
     bool syslog = false;
+    bool no_syslog = false;
     int verbose = 0;
     bool quiet = false;
 
@@ -41,7 +42,6 @@ struct GlobalOptions {
     CLI::Option* connect_timeout_option_ = nullptr;
     CLI::Option* timeout_option_ = nullptr;
     CLI::Option* log_format_option_ = nullptr;
-    CLI::Option* syslog_option_ = nullptr;
     config::Settings settings_;
 };
 
