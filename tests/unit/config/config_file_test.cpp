@@ -1,8 +1,10 @@
 #include "config/config_file.hpp"
 
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -109,4 +111,25 @@ TEST_CASE("load_file: absent files, permissions, directories", "[config]") {
 
     std::remove(path.c_str());
     rmdir(dir.c_str());
+}
+
+TEST_CASE("the example config file parses, and so does each of its settings", "[config]") {
+    const std::string path = std::string(DLOCK_SOURCE_DIR) + "/packaging/dlock.conf.example";
+    std::ifstream in(path);
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK(parse_file(text.str(), path, false).value().entries.empty()); // all commented out
+
+    // Every "#key = value" line, uncommented, is a valid setting.
+    int settings = 0;
+    std::stringstream lines(text.str());
+    for (std::string line; std::getline(lines, line);) {
+        if (line.size() < 2 || line[0] != '#' || !std::islower(static_cast<unsigned char>(line[1])))
+            continue;
+        INFO(line);
+        CHECK(parse_file(line.substr(1), path, true));
+        ++settings;
+    }
+    CHECK(settings == 9);
 }
