@@ -79,40 +79,26 @@ expect "$tmp/dlock config " "" "$tmp/dlock" config ""
 # After "--": the command.
 expect "dlock run job -- tru" "true truncate" dlock run job -- tru
 
-# Everything --help lists, at every level, is offered: walk the help like a user would.
-# The lines of section $2 ("Options", "Subcommands") of help text $1.
-section() {
-    printf '%s\n' "$1" | awk -v title="$2:" '$0 == title { on = 1; next } on && $0 == "" { exit }
-        on { print }'
-}
-walk() {
-    local help line words sub option offered
-    help=$("$binary" "$@" --help) || { echo "FAIL: dlock $* --help"; failures=$((failures + 1)); return; }
-    COMP_WORDS=(dlock "$@" -) COMP_CWORD=$(($# + 1)) COMP_LINE="dlock $* -" COMP_POINT=${#COMP_LINE}
+# Everything --help lists, at every level, is offered.
+# check_offers LINE WORD...: completing LINE (split at spaces) offers every WORD.
+check_offers() {
+    local line=$1 word offered
+    shift
+    read -ra COMP_WORDS <<<"$line"
+    [[ $line == *' ' ]] && COMP_WORDS+=("")
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) COMP_LINE=$line COMP_POINT=${#line}
     _dlock
     offered=" ${COMPREPLY[*]} "
-    while read -r line; do
-        [[ $line == -* ]] || continue
-        for option in $(printf '%s' "${line%% *}" | tr ',' ' '); do
-            if [[ $option == --* && $offered != *" $option "* ]]; then
-                echo "FAIL: 'dlock $* --<TAB>' does not offer $option"
-                failures=$((failures + 1))
-            fi
-        done
-    done < <(section "$help" Options)
-    COMP_WORDS=(dlock "$@" "") COMP_CWORD=$(($# + 1)) COMP_LINE="dlock $* " COMP_POINT=${#COMP_LINE}
-    _dlock
-    offered=" ${COMPREPLY[*]} "
-    while read -r sub _; do
-        [ -n "$sub" ] || continue
-        if [[ $offered != *" $sub "* ]]; then
-            echo "FAIL: 'dlock $* <TAB>' does not offer the subcommand $sub"
+    for word; do
+        if [[ $offered != *" $word "* ]]; then
+            echo "FAIL: '$line<TAB>' does not offer $word"
             failures=$((failures + 1))
         fi
-        walk "$@" "$sub"
-    done < <(section "$help" Subcommands)
+    done
 }
-walk
+# shellcheck source=help_walk.sh
+source "$(dirname "$0")/help_walk.sh"
+walk_help "$binary"
 echo "checked every subcommand and long option of $binary --help"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }

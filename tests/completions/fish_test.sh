@@ -36,23 +36,9 @@ expect "dlock sem run --p" --permits
 expect "dlock latch " create count-down wait status
 
 # Every subcommand and long option of every --help.
-section() {
-    printf '%s\n' "$1" | awk -v title="$2:" '$0 == title { on = 1; next } on && $0 == "" { exit }
-        on { print }'
-}
-walk() {
-    help=$("$binary" "$@" --help) || { echo "FAIL: dlock $* --help"; failures=$((failures + 1)); return; }
-    prefix="dlock${*:+ $*}"
-    options=$(section "$help" Options | sed -n 's/^ *\(-[^ ]*\).*/\1/p' | tr ',' '\n' | grep '^--')
-    # shellcheck disable=SC2086
-    expect "$prefix --" $options
-    subs=$(section "$help" Subcommands | awk '{ print $1 }')
-    # shellcheck disable=SC2086
-    [ -z "$subs" ] || expect "$prefix " $subs
-    for sub in $subs; do
-        walk "$@" "$sub"
-    done
-}
-walk
+check_offers() { expect "$@"; }
+# shellcheck source=help_walk.sh
+. "$(dirname "$0")/help_walk.sh"
+walk_help "$binary"
 echo "checked every subcommand and long option of $binary --help"
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
