@@ -10,9 +10,9 @@
 #include "redis/lock_backend.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
+#include "util/user_name.hpp"
 
 #include <cstdlib>
-#include <pwd.h>
 #include <unistd.h>
 
 namespace dlock::app {
@@ -24,13 +24,7 @@ lock::HolderInfo self_info(const RunOptions& options) {
     gethostname(host, sizeof host - 1);
     self.host = host;
     self.pid = getpid();
-    // Informational only: cron and login shells set LOGNAME, which spares an NSS lookup.
-    if (const char* name = std::getenv("LOGNAME"); name && *name)
-        self.user = name;
-    else if (const passwd* pw = getpwuid(geteuid()))
-        self.user = pw->pw_name;
-    else
-        self.user = std::to_string(geteuid());
+    self.user = current_user_name();
     self.command = options.command_line;
     return self;
 }
