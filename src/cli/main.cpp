@@ -2,8 +2,11 @@
 
 #include "cli/bench_command.hpp"
 #include "cli/global_options.hpp"
+#include "cli/history_command.hpp"
 #include "cli/latch_command.hpp"
+#include "cli/release_command.hpp"
 #include "cli/run_command.hpp"
+#include "cli/status_command.hpp"
 #include "util/log.hpp"
 
 #include <algorithm>
@@ -18,6 +21,7 @@ namespace {
 constexpr const char* kExitStatus = R"(
 Exit status:
   N        the command's own exit status; 128+N if it died of signal N
+           (status, history, release: see dlock SUBCOMMAND --help)
   75       lock not obtained: held elsewhere, or --wait timed out (change with -E)
   76       lease lost while the command ran; the command was stopped
   64       usage error (bad option, name, duration or URL); nothing was changed in Redis
@@ -52,6 +56,9 @@ int main(int argc, char** argv) {
     RunCommand run(app);
     BenchCommand bench(app);
     LatchCommand latch(app);
+    StatusCommand status(app);
+    HistoryCommand history(app);
+    ReleaseCommand release(app);
 
     std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
     try {
@@ -74,6 +81,12 @@ int main(int argc, char** argv) {
         return latch.execute(globals);
     if (bench.app()->parsed())
         return bench.execute(globals);
+    if (status.app()->parsed())
+        return status.execute(globals);
+    if (history.app()->parsed())
+        return history.execute(globals);
+    if (release.app()->parsed())
+        return release.execute(globals);
     return exit_code::usage;
 }
 
