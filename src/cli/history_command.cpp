@@ -1,8 +1,8 @@
 #include "cli/history_command.hpp"
 
 #include "app/history.hpp"
-#include "lock/keys.hpp"
-#include "util/log.hpp"
+#include "cli/command_support.hpp"
+#include "util/text.hpp"
 
 #include <charconv>
 #include <fmt/format.h>
@@ -25,35 +25,29 @@ HistoryCommand::HistoryCommand(CLI::App& parent) {
         "history", "Show what happened to NAME: acquisitions, releases, skips, lost leases, "
                    "forced releases (newest first)");
     app_->add_option("NAME", name_, "lock name")->required();
-    app_->add_option("-n,--count", count_,
-                     fmt::format("show the newest COUNT entries (default {}, at most {})",
-                                 app::kDefaultHistoryCount, app::kMaxHistoryCount))
-        ->option_text("COUNT");
+    count_option_ =
+        app_->add_option("-n,--count", count_,
+                         fmt::format("show the newest COUNT entries (default {}, at most {})",
+                                     app::kDefaultHistoryCount, app::kMaxHistoryCount))
+            ->option_text("COUNT");
     app_->add_flag("--json", json_, "print a JSON array instead of a table");
     app_->footer(kHistoryExitStatus);
 }
 
 int HistoryCommand::execute(const GlobalOptions& globals) {
-    if (auto valid = lock::validate_name(name_); !valid) {
-        log::error("{}", valid.error().message);
-        return exit_code::usage;
-    }
     app::HistoryOptions options{name_, app::kDefaultHistoryCount, json_};
-    if (!count_.empty() || app_->count("--count") > 0) {
+    if (count_option_->count() > 0) {
         auto [end, ec] =
             std::from_chars(count_.data(), count_.data() + count_.size(), options.count);
         if (ec != std::errc() || end != count_.data() + count_.size() || options.count < 1 ||
-            options.count > app::kMaxHistoryCount) {
-            log::error("-n: COUNT must be a number from 1 to {}, not '{}'", app::kMaxHistoryCount,
-                       count_);
-            return exit_code::usage;
-        }
+            options.count > app::kMaxHistoryCount)
+            return report(Error{exit_code::usage,
+                                fmt::format("-n: COUNT must be a number from 1 to {}, not {}",
+                                            app::kMaxHistoryCount, quote(count_))});
     }
-    auto connection = globals.resolve();
-    if (!connection) {
-        log::error("{}", connection.error().message);
-        return connection.error().exit_code;
-    }
+    auto connection = connection_for(globals, {name_});
+    if (!connection)
+        return report(connection.error());
     return app::history(*connection, options);
 }
 

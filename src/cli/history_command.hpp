@@ -18,6 +18,7 @@ class HistoryCommand {
     CLI::App* app_;
     std::string name_;
     std::string count_;
+    CLI::Option* count_option_ = nullptr;
     bool json_ = false;
 };
 

@@ -21,14 +21,14 @@ namespace {
 constexpr const char* kExitStatus = R"(
 Exit status:
   N        the command's own exit status; 128+N if it died of signal N
-           (status, history, release: see dlock SUBCOMMAND --help)
   75       lock not obtained: held elsewhere, or --wait timed out (change with -E)
   76       lease lost while the command ran; the command was stopped
   64       usage error (bad option, name, duration or URL); nothing was changed in Redis
   69       Redis unreachable, or authentication failed
   70       internal error
   126      command found but not executable
-  127      command not found)";
+  127      command not found
+  1        status: nothing held; history: none; release --force: the lock was not held)";
 
 } // namespace
 

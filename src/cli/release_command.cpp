@@ -1,15 +1,14 @@
 #include "cli/release_command.hpp"
 
 #include "app/force_release.hpp"
-#include "lock/keys.hpp"
-#include "util/log.hpp"
+#include "cli/command_support.hpp"
 
 namespace dlock::cli {
 namespace {
 
 constexpr const char* kReleaseExitStatus = R"(
 Exit status:
-  0        the lock was held and is now released; the holders were told (see above)
+  0        the lock was held and is now broken (its holders stop at their next renewal)
   1        the lock was not held; nothing changed
   64       usage error (also: --force missing)
   69       Redis unreachable, or authentication failed
@@ -28,20 +27,13 @@ ReleaseCommand::ReleaseCommand(CLI::App& parent) {
 }
 
 int ReleaseCommand::execute(const GlobalOptions& globals) {
-    if (auto valid = lock::validate_name(name_); !valid) {
-        log::error("{}", valid.error().message);
-        return exit_code::usage;
-    }
-    if (!force_) {
-        log::error("release breaks a lock held by someone else: say so with --force (a "
-                   "command run by dlock run releases its lock itself)");
-        return exit_code::usage;
-    }
-    auto connection = globals.resolve();
-    if (!connection) {
-        log::error("{}", connection.error().message);
-        return connection.error().exit_code;
-    }
+    if (!force_)
+        return report(Error{exit_code::usage,
+                            "release breaks a lock held by someone else: say so with --force (a "
+                            "command run by dlock run releases its lock itself)"});
+    auto connection = connection_for(globals, {name_});
+    if (!connection)
+        return report(connection.error());
     return app::force_release(*connection, name_);
 }
 

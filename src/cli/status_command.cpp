@@ -1,8 +1,7 @@
 #include "cli/status_command.hpp"
 
 #include "app/status.hpp"
-#include "lock/keys.hpp"
-#include "util/log.hpp"
+#include "cli/command_support.hpp"
 
 namespace dlock::cli {
 namespace {
@@ -29,20 +28,11 @@ StatusCommand::StatusCommand(CLI::App& parent) {
 }
 
 int StatusCommand::execute(const GlobalOptions& globals) {
-    for (const auto& name : names_)
-        if (auto valid = lock::validate_name(name); !valid) {
-            log::error("{}", valid.error().message);
-            return exit_code::usage;
-        }
-    if (names_only_ && !names_.empty()) {
-        log::error("--names lists every name in use; it takes no NAME");
-        return exit_code::usage;
-    }
-    auto connection = globals.resolve();
-    if (!connection) {
-        log::error("{}", connection.error().message);
-        return connection.error().exit_code;
-    }
+    if (names_only_ && !names_.empty())
+        return report(Error{exit_code::usage, "--names lists every name in use; it takes no NAME"});
+    auto connection = connection_for(globals, names_);
+    if (!connection)
+        return report(connection.error());
     return app::status(*connection, {names_, json_, names_only_});
 }
 
