@@ -26,6 +26,7 @@ struct RunOptions {
     Millis kill_after{5'000};
     int lost_signal = SIGTERM;
     bool shared = false; // many shared holders may run together; an exclusive one runs alone
+    Millis min_hold{0};  // keep the (exclusive) lease at least this long after acquisition
 };
 
 // How long a waiter that stops heartbeating stays in the queue (see README, "Waiting").

@@ -30,10 +30,12 @@ class RunCommand {
     std::string shell_command_;
     bool shared_ = false;
     bool exclusive_ = false;
+    std::string min_hold_;
     // Given on the command line (even as an empty string, which is then an error).
     CLI::Option* wait_option_ = nullptr;
     CLI::Option* kill_after_option_ = nullptr;
     CLI::Option* shell_option_ = nullptr;
+    CLI::Option* min_hold_option_ = nullptr;
 };
 
 } // namespace dlock::cli
