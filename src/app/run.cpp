@@ -7,6 +7,9 @@
 #include "process/supervisor.hpp"
 #include "redis/lock_backend.hpp"
 #include "util/log.hpp"
+#include "util/signal_latch.hpp"
+
+#include <optional>
 
 namespace dlock::app {
 namespace {
@@ -52,8 +55,20 @@ int run(const Connection& connection, const RunOptions& options) {
     redis::LockBackend backend(connection.redis);
     lock::LeaseSet leases(redis::backend_factory(connection.redis), options.ttl, options.kill_after,
                           kWaiterHeartbeat);
-    auto taken = lock::acquire_all(backend, lease_requests(connection, options, owners),
-                                   options.wait, leases);
+    // A signal while a multi-name run waits for a later name must not leave the earlier ones
+    // held until their TTL runs out: catch it, give them back, then die of it. (One name: the
+    // default action is right, and costs no system calls.)
+    std::optional<SignalLatch> latch;
+    if (options.names.size() > 1)
+        latch.emplace(std::initializer_list<int>{SIGINT, SIGTERM, SIGHUP, SIGQUIT});
+    auto taken = lock::acquire_all(
+        backend, lease_requests(connection, options, owners), options.wait, leases,
+        latch ? std::function<bool()>([&] { return latch->caught() != 0; }) : nullptr);
+    if (latch && latch->caught()) {
+        leases.release_all(backend); // in case it came after the last name was taken
+        return latch->reraise();
+    }
+    latch.reset();
     if (!taken) {
         log::error("{}", taken.error().message);
         return taken.error().exit_code;

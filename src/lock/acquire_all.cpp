@@ -25,7 +25,8 @@ void take(LeaseSet& leases, LeaseId id, const Acquired& acquired) {
 } // namespace
 
 AcquireAllResult acquire_all(Backend& backend, std::vector<LeaseRequest> requests,
-                             std::optional<Millis> wait, LeaseSet& leases) {
+                             std::optional<Millis> wait, LeaseSet& leases,
+                             const std::function<bool()>& interrupted) {
     std::sort(requests.begin(), requests.end(),
               [](const LeaseRequest& a, const LeaseRequest& b) { return a.id.name < b.id.name; });
     const auto deadline = wait ? Clock::now() + *wait : Clock::time_point::max();
@@ -34,11 +35,18 @@ AcquireAllResult acquire_all(Backend& backend, std::vector<LeaseRequest> request
         LeaseRequest& next = requests[i];
         AcquireSpec spec{next.id.keys, next.request, remaining(wait, deadline)};
         const HeldLease* lost = nullptr; // sticky: a late renewal must not hide the loss
-        if (!leases.empty())
-            spec.abandon = [&] { return (lost = leases.lost()) != nullptr; };
+        if (interrupted || !leases.empty())
+            spec.abandon = [&] {
+                return (interrupted && interrupted()) || (lost = leases.lost()) != nullptr;
+            };
         auto result = acquire(backend, std::move(spec));
         if (result && std::holds_alternative<Acquired>(*result))
             take(leases, std::move(next.id), std::get<Acquired>(*result));
+
+        if (interrupted && interrupted()) {
+            leases.release_all(backend);
+            return Interrupted{};
+        }
 
         if (!result) {
             leases.release_all(backend);

@@ -3,6 +3,7 @@
 #include "lock/acquire.hpp"
 #include "lock/lease_set.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
@@ -30,16 +31,21 @@ struct LostMeanwhile {
     std::string name;
 };
 
-using AcquireAllResult = Result<std::variant<AllHeld, Blocked, LostMeanwhile>>;
+// `interrupted` said so (e.g. a signal arrived) while waiting. Nothing is held any more.
+struct Interrupted {};
+
+using AcquireAllResult = Result<std::variant<AllHeld, Blocked, LostMeanwhile, Interrupted>>;
 
 // Takes every lease or none. Names live in different Cluster slots, so no script can take them
 // together; they are taken one at a time, always in byte order of their names whatever order
 // `requests` lists them in, so two callers listing the same names in different orders cannot
 // deadlock. Each lease taken is added to `leases`, and is renewed while a later one is awaited
 // (that wait may outlast the TTL). `wait` is absolute across all names. On a refusal, a timeout,
-// a lease lost meanwhile or an error, every lease taken so far is released and the queue left.
-// The names must be distinct.
+// a lease lost meanwhile, an error, or when `interrupted` (checked before every block, so at
+// least once per waiter heartbeat slice) returns true, every lease taken so far is released and
+// the queue left. The names must be distinct.
 AcquireAllResult acquire_all(Backend& backend, std::vector<LeaseRequest> requests,
-                             std::optional<Millis> wait, LeaseSet& leases);
+                             std::optional<Millis> wait, LeaseSet& leases,
+                             const std::function<bool()>& interrupted = nullptr);
 
 } // namespace dlock::lock
