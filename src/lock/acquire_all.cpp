@@ -59,7 +59,7 @@ AcquireAllResult acquire_all(Backend& backend, std::vector<LeaseRequest> request
         }
         if (lost || (lost = leases.lost())) {
             LostMeanwhile outcome{lost->name()};
-            leases.release_all(backend);
+            leases.release_all(backend, true);
             return outcome;
         }
         if (std::holds_alternative<Refused>(*result)) {
