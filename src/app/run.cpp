@@ -41,8 +41,10 @@ int supervise(const RunOptions& options, redis::LockBackend& backend, lock::Leas
     leases.stop_renewals(); // no renewal may follow the release
     leases.on_change(nullptr);
 
-    if (outcome.stopped)
-        report_lease_lost(leases.lost() ? *leases.lost() : leases[0]);
+    if (outcome.stopped) {
+        const lock::HeldLease* lost = leases.lost(); // the clocks no longer change
+        report_lease_lost(lost ? *lost : leases[0]);
+    }
     leases.release_all(backend, outcome.stopped);
     return outcome.stopped ? exit_code::lease_lost
                            : process::exit_code_from_wait_status(outcome.wait_status);
@@ -64,8 +66,8 @@ int run(const Connection& connection, const RunOptions& options) {
     auto taken = lock::acquire_all(
         backend, lease_requests(connection, options, owners), options.wait, leases,
         latch ? std::function<bool()>([&] { return latch->caught() != 0; }) : nullptr);
-    if (latch && latch->caught()) {
-        leases.release_all(backend); // in case it came after the last name was taken
+    if (latch && latch->caught()) { // acquire_all returned Interrupted, or all were just taken
+        leases.release_all(backend);
         return latch->reraise();
     }
     latch.reset();
