@@ -10,14 +10,6 @@ using namespace dlock::test::e2e;
 
 namespace {
 
-std::unique_ptr<Process> hold(const RedisServer& server, const TempDir& dir,
-                              const std::string& name) {
-    auto holder = start(server, {"run", name, "-c", "touch \"$D/holding\"; " + kAwaitGo},
-                        {{"D", dir.path()}});
-    REQUIRE(eventually([&] { return file_exists(dir / "holding"); }));
-    return holder;
-}
-
 int64_t queued(const RedisServer& server, const std::string& name) {
     return server.cmd({"ZCARD", key(name, "queue")}).integer();
 }
@@ -33,7 +25,7 @@ TEST_CASE("a waiter whose connection is killed still gets the lock at the releas
           "[e2e][wait][dropped]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = hold(*server, dir, "job");
+    auto holder = start_holder(*server, dir, "job");
     auto waiter = start(*server, {"run", "-w", "30s", "job", "--", "touch", dir / "ran"});
     REQUIRE(eventually([&] { return queued(*server, "job") == 1; }));
     std::this_thread::sleep_for(100ms); // blocking on its wake list by now
@@ -60,7 +52,7 @@ TEST_CASE("a multi-name waiter whose connections are killed keeps what it holds"
           "[e2e][multi][wait][dropped]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = hold(*server, dir, "b");
+    auto holder = start_holder(*server, dir, "b");
     auto waiter =
         start(*server, {"run", "--ttl", "2s", "-w", "30s", "a", "b", "--", "touch", dir / "ran"});
     REQUIRE(eventually([&] { return queued(*server, "b") == 1; }));

@@ -4,30 +4,10 @@
 
 #include "e2e/e2e_helpers.hpp"
 
-#include <map>
-
 using namespace dlock::test;
 using namespace dlock::test::e2e;
 
 namespace {
-
-// Starts `dlock run NAME` that records its token in $D/holder-NAME and holds until $D/go.
-std::unique_ptr<Process> hold(const RedisServer& server, const TempDir& dir,
-                              const std::string& name) {
-    auto holder = start(
-        server,
-        {"run", name, "-c", "echo $DLOCK_FENCING_TOKEN > \"$D/holder-" + name + "\"; " + kAwaitGo},
-        {{"D", dir.path()}});
-    wait_for_line(dir / ("holder-" + name));
-    return holder;
-}
-
-void release(Process& holder, const TempDir& dir) {
-    touch(dir / "go");
-    auto r = holder.wait(10s);
-    INFO("holder stderr: " << r.err);
-    CHECK(r.exit_code == 0);
-}
 
 int64_t zcard(const RedisServer& server, const std::string& k) {
     return server.cmd({"ZCARD", k}).integer();
@@ -38,20 +18,6 @@ int64_t lock_keys(const RedisServer& server) {
     return static_cast<int64_t>(server.cmd({"KEYS", "*:lock"}).size());
 }
 
-std::map<std::string, std::string> parse_env(const std::string& text) {
-    std::map<std::string, std::string> out;
-    for (const auto& line : lines(text)) {
-        auto eq = line.find('=');
-        if (eq != std::string::npos)
-            out[line.substr(0, eq)] = line.substr(eq + 1);
-    }
-    return out;
-}
-
-Env nested_env(const RedisServer& server, const TempDir& dir) {
-    return {{"D", dir.path()}, {"DLOCK_BIN", dlock_binary()}, {"URL", server.url()}};
-}
-
 } // namespace
 
 TEST_CASE("a multi-name run with one name busy runs nothing and holds nothing", "[e2e][multi]") {
@@ -59,7 +25,7 @@ TEST_CASE("a multi-name run with one name busy runs nothing and holds nothing", 
     TempDir dir;
     // Fencing counters exist from earlier runs; only lock hashes come and go.
     REQUIRE(run(*server, {"run", "a", "c", "--", "true"}).exit_code == 0);
-    auto holder = hold(*server, dir, "b");
+    auto holder = start_holder(*server, dir, "b");
     const auto keys_before = dbsize(*server);
 
     SECTION("without waiting") {
@@ -68,7 +34,7 @@ TEST_CASE("a multi-name run with one name busy runs nothing and holds nothing", 
         CHECK(r.exit_code == 75);
         CHECK(one_dlock_line(r.err));
         CHECK(r.err.rfind("dlock: b is held by ", 0) == 0);
-        CHECK(r.err.find("token " + trim(read_file(dir / "holder-b")) + ")") != std::string::npos);
+        CHECK(r.err.find("token " + holder_token(dir, "b") + ")") != std::string::npos);
         CHECK(r.err.find("not running touch") != std::string::npos);
     }
     SECTION("with a wait that runs out, and -E") {
@@ -91,7 +57,7 @@ TEST_CASE("a multi-name run with one name busy runs nothing and holds nothing", 
     CHECK(dbsize(*server) == keys_before);
     // The other names are free at once.
     CHECK(run(*server, {"run", "a", "c", "--", "true"}).exit_code == 0);
-    release(*holder, dir);
+    release_holder(*holder, dir);
     CHECK(run(*server, {"run", "a", "b", "c", "--", "true"}).exit_code == 0);
     CHECK(lock_keys(*server) == 0);
 }
@@ -207,7 +173,7 @@ TEST_CASE("the names held stay held while a later one is awaited longer than the
           "[e2e][multi][wait]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = hold(*server, dir, "b");
+    auto holder = start_holder(*server, dir, "b");
     auto dlock = start(*server,
                        {"run", "--ttl", "1s", "-w", "20s", "a", "b", "-c",
                         "echo \"$DLOCK_FENCING_TOKENS\" > \"$D/tokens\""},
@@ -226,7 +192,7 @@ TEST_CASE("the names held stay held while a later one is awaited longer than the
     // Nobody else gets a meanwhile.
     CHECK(run(*server, {"run", "a", "--", "true"}).exit_code == 75);
 
-    release(*holder, dir);
+    release_holder(*holder, dir);
     auto r = dlock->wait(10s);
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == 0);
@@ -239,7 +205,7 @@ TEST_CASE("the names held stay held while a later one is awaited longer than the
 TEST_CASE("a lease lost while a later name is awaited ends the wait", "[e2e][multi][wait]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = hold(*server, dir, "b");
+    auto holder = start_holder(*server, dir, "b");
     auto dlock =
         start(*server, {"run", "--ttl", "3s", "-w", "30s", "a", "b", "--", "touch", dir / "ran"});
     REQUIRE(eventually([&] { return zcard(*server, key("b", "queue")) == 1; }));
@@ -253,7 +219,7 @@ TEST_CASE("a lease lost while a later name is awaited ends the wait", "[e2e][mul
     CHECK(r.err.find("lost the lease on a before all names were held") != std::string::npos);
     CHECK_FALSE(file_exists(dir / "ran"));
     CHECK(zcard(*server, key("b", "queue")) == 0);
-    release(*holder, dir);
+    release_holder(*holder, dir);
     CHECK(lock_keys(*server) == 0);
 }
 
@@ -261,7 +227,7 @@ TEST_CASE("a signal while a later name is awaited gives the names taken back",
           "[e2e][multi][wait]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = hold(*server, dir, "b");
+    auto holder = start_holder(*server, dir, "b");
     auto dlock = start(*server, {"run", "-w", "30s", "a", "b", "--", "touch", dir / "ran"});
     REQUIRE(eventually([&] { return zcard(*server, key("b", "queue")) == 1; }));
     REQUIRE(exists(*server, key("a")));
@@ -274,7 +240,7 @@ TEST_CASE("a signal while a later name is awaited gives the names taken back",
     CHECK(zcard(*server, key("b", "queue")) == 0);
     CHECK_FALSE(file_exists(dir / "ran"));
     CHECK(run(*server, {"run", "a", "--", "true"}).exit_code == 0);
-    release(*holder, dir);
+    release_holder(*holder, dir);
 }
 
 TEST_CASE("shared multi-name holders run together and keep writers out", "[e2e][multi][shared]") {
