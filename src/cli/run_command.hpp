@@ -8,7 +8,8 @@
 
 namespace dlock::cli {
 
-// `dlock run [options] NAME -- COMMAND [ARG...]` / `dlock run [options] NAME -c 'shell command'`
+// `dlock run [options] NAME... -- COMMAND [ARG...]` / `dlock run [options] NAME... -c 'shell
+// command'`
 class RunCommand {
   public:
     explicit RunCommand(CLI::App& parent);

@@ -14,32 +14,13 @@ std::string hostname() {
     return host;
 }
 
-// Starts a holder of `name` that records its fencing token in $D/token and runs until $D/go
-// exists; returns once it holds the lock.
-std::unique_ptr<Process> start_holder(const RedisServer& server, const TempDir& dir,
-                                      const std::string& name = "job") {
-    auto holder =
-        start(server, {"run", name, "-c", "echo $DLOCK_FENCING_TOKEN > \"$D/token\"; " + kAwaitGo},
-              {{"D", dir.path()}});
-    wait_for_line(dir / "token");
-    REQUIRE(exists(server, key(name)));
-    return holder;
-}
-
-void release_holder(Process& holder, const TempDir& dir) {
-    touch(dir / "go");
-    auto r = holder.wait(10s);
-    INFO("holder stderr: " << r.err);
-    CHECK(r.exit_code == 0);
-}
-
 } // namespace
 
 TEST_CASE("a held lock refuses at once with 75 and names the holder", "[e2e][busy]") {
     REQUIRE_REDIS(server);
     TempDir dir;
     auto holder = start_holder(*server, dir);
-    const std::string token = trim(read_file(dir / "token"));
+    const std::string token = holder_token(dir);
 
     for (const auto& no_wait : {std::vector<std::string>{}, std::vector<std::string>{"-n"},
                                 std::vector<std::string>{"--no-wait"}}) {

@@ -17,10 +17,6 @@ void write_script(const TempDir& dir, const std::string& name, const std::string
     REQUIRE(chmod(path.c_str(), 0755) == 0);
 }
 
-Env nested_env(const RedisServer& server, const TempDir& dir) {
-    return {{"D", dir.path()}, {"DLOCK_BIN", dlock_binary()}, {"URL", server.url()}};
-}
-
 } // namespace
 
 TEST_CASE("a nested run on the same name re-enters and the outermost run releases",
