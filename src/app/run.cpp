@@ -1,162 +1,112 @@
 #include "app/run.hpp"
 
-#include "lock/acquire.hpp"
-#include "lock/describe.hpp"
-#include "lock/lease_clock.hpp"
-#include "lock/ownership.hpp"
-#include "lock/watchdog.hpp"
+#include "app/run_environment.hpp"
+#include "app/run_history.hpp"
+#include "app/run_report.hpp"
+#include "app/self_info.hpp"
+#include "lock/acquire_all.hpp"
 #include "process/exit_status.hpp"
 #include "process/supervisor.hpp"
 #include "redis/lock_backend.hpp"
 #include "util/log.hpp"
-#include "util/random.hpp"
+#include "util/signal_latch.hpp"
 
-#include <cstdlib>
-#include <pwd.h>
-#include <unistd.h>
+#include <optional>
 
 namespace dlock::app {
 namespace {
 
-lock::HolderInfo self_info(const RunOptions& options) {
-    lock::HolderInfo self;
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    self.host = host;
-    self.pid = getpid();
-    // Informational only: cron and login shells set LOGNAME, which spares an NSS lookup.
-    if (const char* name = std::getenv("LOGNAME"); name && *name)
-        self.user = name;
-    else if (const passwd* pw = getpwuid(geteuid()))
-        self.user = pw->pw_name;
-    else
-        self.user = std::to_string(geteuid());
-    self.command = options.command_line;
-    return self;
+// Releases every lease, telling the scripts (and so the history) how the command ended; a
+// lease found no longer ours is recorded as lost.
+void release_after_run(redis::LockBackend& backend, lock::LeaseSet& leases,
+                       const RunOptions& options, const lock::HolderInfo& self, int exit_status,
+                       bool after_loss) {
+    lock::LeaseSet::Ending ending;
+    ending.after_loss = after_loss;
+    ending.exit_status = exit_status;
+    ending.min_hold = options.min_hold;
+    ending.on_gone = [&](const lock::HeldLease& lease) {
+        record_lost_lease(backend, lease.keys(), self, lease.shared(), lease.fence(),
+                          lease.held_for(), exit_status);
+    };
+    leases.release_all(backend, ending);
 }
 
-int64_t wall_now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
-
-int report_refusal(const RunOptions& options, const lock::Refused& refused) {
-    const auto& last = refused.last;
-    std::string why;
-    if (last.holder && last.shared_holders > 0)
-        why = fmt::format("held shared by {} holder{}, the oldest {}", last.shared_holders,
-                          last.shared_holders == 1 ? "" : "s",
-                          lock::describe_holder(*last.holder, wall_now_ms()));
-    else if (last.holder)
-        why = fmt::format("held by {}", lock::describe_holder(*last.holder, wall_now_ms()));
-    else
-        why = fmt::format("free, but {} waiter{} queued first", last.waiters,
-                          last.waiters == 1 ? " is" : "s are");
-    if (refused.timed_out)
-        log::warn("timed out after {} waiting for {}, {}; not running {}",
-                  format_duration(*options.wait), options.name, why, options.command_line);
-    else
-        log::warn("{} is {}; not running {}", options.name, why, options.command_line);
-    return options.conflict_exit_code;
-}
-
-void export_lease(const RunOptions& options, const lock::InheritedHolds& inherited,
-                  const std::string& owner, const lock::Acquired& a) {
-    setenv("DLOCK_HELD", inherited.with(options.name, owner).c_str(), 1);
-    setenv("DLOCK_NAME", options.name.c_str(), 1);
-    setenv("DLOCK_OWNER", owner.c_str(), 1);
-    setenv("DLOCK_FENCING_TOKEN", std::to_string(a.fence).c_str(), 1);
-    setenv("DLOCK_TTL_MS", std::to_string(options.ttl.count()).c_str(), 1);
-}
-
-// Releases our hold. Retries briefly through connection errors; if that fails the lease
-// simply expires after its TTL.
-void release(redis::LockBackend& backend, const lock::Keys& keys, const RunOptions& options,
-             const std::string& owner, const std::string& hold, bool shared, bool lease_lost) {
-    Result<std::optional<int64_t>> released = fail(exit_code::internal, "not tried");
-    for (int attempt = 0; attempt < 3; ++attempt) {
-        released = shared ? backend.release_shared(keys, owner, hold, kWaiterHeartbeat)
-                          : backend.release(keys, owner, hold, kWaiterHeartbeat);
-        if (released || !released.error().transient)
-            break;
-    }
-    if (!released)
-        log::warn("could not release {}: {}; it expires by itself within {}", options.name,
-                  released.error().message, format_duration(options.ttl));
-    else if (!*released && !lease_lost)
-        log::warn("the lease on {} had already expired when the command finished", options.name);
-    else if (*released)
-        log::info("released {} ({} hold{} left)", options.name, **released,
-                  **released == 1 ? "" : "s");
-}
-
-} // namespace
-
-int run(const Connection& connection, const RunOptions& options) {
-    const lock::Keys keys = lock::Keys::of(connection.prefix, options.name);
-    const auto inherited = lock::InheritedHolds::from_environment();
-    const auto reentered = inherited.owner_of(options.name);
-    const std::string owner = reentered ? *reentered : random_hex(16);
-    const std::string hold = random_hex(8);
-
-    redis::LockBackend backend(connection.redis);
-    lock::AcquireSpec spec{
-        keys,
-        {owner, hold, options.ttl, "", kWaiterHeartbeat, self_info(options), options.shared},
-        options.wait};
-    auto result = lock::acquire(backend, spec);
-    if (!result) {
-        if (result.error().exit_code == exit_code::usage)
-            log::error("cannot take {} exclusively: {}", options.name, result.error().message);
-        else
-            log::error("{}", result.error().message);
-        return result.error().exit_code;
-    }
-    if (auto* refused = std::get_if<lock::Refused>(&*result))
-        return report_refusal(options, *refused);
-    const auto acquired = std::get<lock::Acquired>(*result);
-    log::info("acquired {}{} (token {}, {} hold{})", options.name, acquired.shared ? " shared" : "",
-              acquired.fence, acquired.holds, acquired.holds == 1 ? "" : "s");
-
-    export_lease(options, inherited, owner, acquired);
+// Runs the command while every lease is held; releases them all afterwards.
+int supervise(const RunOptions& options, const lock::HolderInfo& self, redis::LockBackend& backend,
+              lock::LeaseSet& leases) {
     auto supervisor = process::Supervisor::create();
     if (!supervisor) {
         log::error("{}", supervisor.error().message);
-        release(backend, keys, options, owner, hold, acquired.shared, false);
+        release_after_run(backend, leases, options, self, supervisor.error().exit_code, false);
         return supervisor.error().exit_code;
     }
     auto child = supervisor->spawn(options.argv);
     if (!child) {
         log::error("{}", child.error().message);
-        release(backend, keys, options, owner, hold, acquired.shared, false);
+        release_after_run(backend, leases, options, self, child.error().exit_code, false);
         return child.error().exit_code;
     }
 
-    lock::LeaseClock clock(acquired.sent_at, options.ttl, options.kill_after);
-    lock::Watchdog watchdog(
-        redis::backend_factory(connection.redis), keys, owner, options.ttl, clock,
-        [&] { supervisor->notify(); },
-        acquired.shared ? std::optional<std::string>(hold) : std::nullopt);
+    leases.on_change([&] { supervisor->notify(); });
     process::Supervisor::StopPolicy policy;
-    policy.stop_at = [&] { return clock.stop_at(); };
+    policy.stop_at = [&] { return leases.stop_at(); };
     policy.signal = options.lost_signal;
     policy.grace = options.kill_after;
-    policy.start_at = acquired.sent_at + options.ttl / 3 - Millis(1);
-    policy.start = [&] { watchdog.start(); };
+    // Renewals start when the first is due, so a short command never starts a thread.
+    policy.start_at = leases.renewals_due() - Millis(1);
+    policy.start = [&] { leases.start_renewals(); };
     auto outcome = supervisor->wait(policy);
-    watchdog.stop(); // no renewal may follow the release
+    leases.stop_renewals(); // no renewal may follow the release
+    leases.on_change(nullptr);
 
-    if (outcome.stopped && clock.confirmed_lost())
-        log::error("lost the lease on {}: it was released or taken over; the command was "
-                   "stopped",
-                   options.name);
-    else if (outcome.stopped)
-        log::error("could not renew the lease on {} in time; the command was stopped before "
-                   "the lease could expire",
-                   options.name);
-    release(backend, keys, options, owner, hold, acquired.shared, outcome.stopped);
-    return outcome.stopped ? exit_code::lease_lost
-                           : process::exit_code_from_wait_status(outcome.wait_status);
+    if (outcome.stopped) {
+        const lock::HeldLease* lost = leases.lost(); // the clocks no longer change
+        report_lease_lost(lost ? *lost : leases[0]);
+    }
+    const int status = outcome.stopped ? exit_code::lease_lost
+                                       : process::exit_code_from_wait_status(outcome.wait_status);
+    release_after_run(backend, leases, options, self, status, outcome.stopped);
+    return status;
+}
+
+} // namespace
+
+int run(const Connection& connection, const RunOptions& options) {
+    const auto owners = RunOwners::resolve(options.names);
+    const lock::HolderInfo self = self_info(options.command_line);
+    redis::LockBackend backend(connection.redis);
+    lock::LeaseSet leases(redis::backend_factory(connection.redis), options.ttl, options.kill_after,
+                          kWaiterHeartbeat);
+    // A signal while a multi-name run waits for a later name must not leave the earlier ones
+    // held until their TTL runs out: catch it, give them back, then die of it. (One name: the
+    // default action is right, and costs no system calls.)
+    std::optional<SignalLatch> latch;
+    if (options.names.size() > 1)
+        latch.emplace(std::initializer_list<int>{SIGINT, SIGTERM, SIGHUP, SIGQUIT});
+    auto taken = lock::acquire_all(
+        backend, lease_requests(connection, options, owners, self), options.wait, leases,
+        latch ? std::function<bool()>([&] { return latch->caught() != 0; }) : nullptr);
+    if (latch && latch->caught()) { // acquire_all returned Interrupted, or all were just taken
+        leases.release_all(backend);
+        return latch->reraise();
+    }
+    latch.reset();
+    if (!taken) {
+        log::error("{}", taken.error().message);
+        return taken.error().exit_code;
+    }
+    if (auto* blocked = std::get_if<lock::Blocked>(&*taken)) {
+        if (blocked->refused.timed_out && options.wait)
+            record_timed_out_wait(backend, lock::Keys::of(connection.prefix, blocked->name), self,
+                                  options.shared, blocked->refused.last, *options.wait);
+        return report_refusal(options, *blocked);
+    }
+    if (auto* lost = std::get_if<lock::LostMeanwhile>(&*taken))
+        return report_lost_meanwhile(options, *lost);
+
+    export_leases(options, owners, leases);
+    return supervise(options, self, backend, leases);
 }
 
 } // namespace dlock::app

@@ -17,7 +17,7 @@ struct Connection {
 };
 
 struct RunOptions {
-    std::string name;
+    std::vector<std::string> names;        // distinct, in command-line order; all or none are taken
     std::vector<std::string> argv;         // what to exec (already wrapped in /bin/sh -c for -c)
     std::string command_line;              // what to show: the user's command, shortened
     std::optional<Millis> wait{Millis(0)}; // 0: do not wait; nullopt: wait forever
@@ -26,13 +26,15 @@ struct RunOptions {
     Millis kill_after{5'000};
     int lost_signal = SIGTERM;
     bool shared = false; // many shared holders may run together; an exclusive one runs alone
+    Millis min_hold{0};  // keep the (exclusive) lease at least this long after acquisition
 };
 
 // How long a waiter that stops heartbeating stays in the queue (see README, "Waiting").
 inline constexpr Millis kWaiterHeartbeat{3000};
 
-// `dlock run`: take the lease, run the command under a watchdog, release. Returns the exit
-// status (see util/exit_codes.hpp); every failure has been reported on stderr.
+// `dlock run`: take the lease on every name (or none), run the command while watchdogs renew
+// them, release. Returns the exit status (see util/exit_codes.hpp); every failure has been
+// reported on stderr.
 int run(const Connection& connection, const RunOptions& options);
 
 } // namespace dlock::app

@@ -7,6 +7,7 @@
 #include "util/signals.hpp"
 #include "util/text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
 #include <optional>
@@ -25,6 +26,21 @@ std::optional<int> parse_exit_code(std::string_view text) {
     return value;
 }
 
+// Every name validated; a name given twice is taken once (the names are a set: `run a a` is
+// `run a`), in the order of first appearance.
+Result<std::vector<std::string>> distinct_names(const std::vector<std::string>& given) {
+    std::vector<std::string> names;
+    names.reserve(given.size());
+    for (const auto& text : given) {
+        auto name = lock::validate_name(text);
+        if (!name)
+            return tl::unexpected(name.error());
+        if (std::find(names.begin(), names.end(), *name) == names.end())
+            names.push_back(std::move(*name));
+    }
+    return names;
+}
+
 template <typename T>
 Result<T> for_option(std::string_view option, Result<T> r) {
     if (!r)
@@ -35,10 +51,11 @@ Result<T> for_option(std::string_view option, Result<T> r) {
 } // namespace
 
 RunCommand::RunCommand(CLI::App& parent) {
-    app_ = parent.add_subcommand("run", "Run a command while holding a lock");
-    app_->footer("\nUsage:\n  dlock [global options] run [options] NAME -- COMMAND [ARG...]\n"
-                 "  dlock [global options] run [options] NAME -c 'shell command'");
-    app_->add_option("NAME", names_, "lock name: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = -")
+    app_ = parent.add_subcommand("run", "Run a command while holding a lock (or several)");
+    app_->footer("\nUsage:\n  dlock [global options] run [options] NAME... -- COMMAND [ARG...]\n"
+                 "  dlock [global options] run [options] NAME... -c 'shell command'\n"
+                 "Several names are taken all or none, in a fixed order (no deadlock).");
+    app_->add_option("NAME", names_, "lock names: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = - each")
         ->required();
     auto no_wait = app_->add_flag("-n,--no-wait", no_wait_,
                                   "give up at once if the lock is held (the default)");
@@ -67,16 +84,19 @@ RunCommand::RunCommand(CLI::App& parent) {
         ->option_text("SIGNAL");
     shell_option_ = app_->add_option("-c,--command", shell_command_, "run STRING with /bin/sh -c")
                         ->option_text("STRING");
+    min_hold_option_ =
+        app_->add_option("--min-hold", min_hold_,
+                         "keep the lock at least DURATION after acquiring it, even if the "
+                         "command finishes sooner (cron on hosts with skewed clocks; at most 24h)")
+            ->option_text("DURATION");
 }
 
 Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& command) const {
     app::RunOptions o;
-    if (names_.size() != 1)
-        return usage_error("run takes exactly one lock NAME before '--'");
-    auto name = lock::validate_name(names_[0]);
-    if (!name)
-        return tl::unexpected(name.error());
-    o.name = std::move(*name);
+    auto names = distinct_names(names_);
+    if (!names)
+        return tl::unexpected(names.error());
+    o.names = std::move(*names);
 
     if (shell_option_->count() > 0) {
         if (shell_command_.empty())
@@ -88,8 +108,8 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
         o.argv = command;
         o.command_line = lock::command_line(command);
     } else {
-        return usage_error("missing command: use run NAME -- COMMAND [ARG...] or "
-                           "run NAME -c 'shell command'");
+        return usage_error("missing command: use run NAME... -- COMMAND [ARG...] or "
+                           "run NAME... -c 'shell command'");
     }
 
     if (wait_option_->count() > 0) {
@@ -132,6 +152,18 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
         return tl::unexpected(signal.error());
     o.lost_signal = *signal;
     o.shared = shared_;
+
+    if (min_hold_option_->count() > 0) {
+        auto min_hold = for_option("--min-hold", parse_duration(min_hold_));
+        if (!min_hold)
+            return tl::unexpected(min_hold.error());
+        if (*min_hold > kMaxTtl)
+            return usage_error(fmt::format("--min-hold {}: must be at most {}", min_hold_,
+                                           format_duration(kMaxTtl)));
+        if (o.shared && *min_hold > Millis(0))
+            return usage_error("--min-hold applies to exclusive locks only, not with --shared");
+        o.min_hold = *min_hold;
+    }
     return o;
 }
 

@@ -8,7 +8,8 @@
 
 namespace dlock::cli {
 
-// `dlock run [options] NAME -- COMMAND [ARG...]` / `dlock run [options] NAME -c 'shell command'`
+// `dlock run [options] NAME... -- COMMAND [ARG...]` / `dlock run [options] NAME... -c 'shell
+// command'`
 class RunCommand {
   public:
     explicit RunCommand(CLI::App& parent);
@@ -30,10 +31,12 @@ class RunCommand {
     std::string shell_command_;
     bool shared_ = false;
     bool exclusive_ = false;
+    std::string min_hold_;
     // Given on the command line (even as an empty string, which is then an error).
     CLI::Option* wait_option_ = nullptr;
     CLI::Option* kill_after_option_ = nullptr;
     CLI::Option* shell_option_ = nullptr;
+    CLI::Option* min_hold_option_ = nullptr;
 };
 
 } // namespace dlock::cli

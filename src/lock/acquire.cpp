@@ -18,6 +18,10 @@ Millis until(Clock::time_point deadline) {
     return std::max(Millis(0), std::chrono::duration_cast<Millis>(deadline - Clock::now()));
 }
 
+bool abandoned(const AcquireSpec& spec) {
+    return spec.abandon && spec.abandon();
+}
+
 } // namespace
 
 AcquireResult acquire(Backend& backend, AcquireSpec spec) {
@@ -37,7 +41,7 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
             // Only a waiter retries, and only within its deadline; the first contact with
             // Redis fails fast so an unreachable server is reported at once.
             if (!outcome.error().transient || !may_wait || !attempted ||
-                until(deadline) == Millis(0))
+                until(deadline) == Millis(0) || abandoned(spec))
                 return tl::unexpected(outcome.error());
             log::debug("acquire {}: {}; retrying", spec.keys.lock, outcome.error().message);
             std::this_thread::sleep_for(std::min(kRetryPause, until(deadline)));
@@ -49,7 +53,7 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
         last = *outcome;
 
         const Millis left = until(deadline);
-        if (!may_wait || left == Millis(0)) {
+        if (!may_wait || left == Millis(0) || abandoned(spec)) {
             if (may_wait)
                 (void)backend.leave_queue(spec.keys, spec.request.waiter_id,
                                           spec.request.heartbeat);

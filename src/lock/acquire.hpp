@@ -3,6 +3,7 @@
 #include "lock/backend.hpp"
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <variant>
 
@@ -12,6 +13,9 @@ struct AcquireSpec {
     Keys keys;
     AcquireRequest request;     // waiter_id is filled in when waiting
     std::optional<Millis> wait; // nullopt: wait forever; 0: do not wait
+    // Checked before every block: true ends the wait as refused (the caller knows why), e.g.
+    // because a lease taken earlier for the same command was lost meanwhile.
+    std::function<bool()> abandon = nullptr;
 };
 
 struct Acquired {

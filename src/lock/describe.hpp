@@ -11,6 +11,16 @@ namespace dlock::lock {
 // The time is local; a date is added when it is not within the last day.
 std::string describe_holder(const HolderInfo& holder, int64_t now_ms);
 
+// `ms` (since the epoch) as local "02:00:01", or "2026-11-02 02:00:01" when it is not within a
+// day of `now_ms`.
+std::string local_time(int64_t ms, int64_t now_ms);
+
+// `ms` (since the epoch) as local "2026-11-02 02:00:01".
+std::string local_datetime(int64_t ms);
+
+// An age for people, to the second: "0s", "42s", "3m12s", "5h02m", "3d04h".
+std::string format_age(Millis age);
+
 // "./backup.sh --full": argv joined with spaces, cut to `max_bytes` with "...".
 std::string command_line(const std::vector<std::string>& argv, size_t max_bytes = 200);
 

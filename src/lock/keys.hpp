@@ -25,6 +25,7 @@ struct Keys {
     std::string readers; // zset: shared hold id -> lease deadline (server ms)
     std::string rinfo;   // hash: shared hold id -> holder; o:<owner> -> holds of that owner
     std::string xqueue;  // zset: the exclusive waiters of `queue`, same scores
+    std::string history; // stream: acquisitions, releases, skips... (capped, kept 30 days)
 
     static Keys of(std::string_view prefix, std::string_view name);
 };

@@ -2,6 +2,8 @@
 
 #include "util/log.hpp"
 
+#include <csignal>
+
 namespace dlock::lock {
 namespace {
 
@@ -25,7 +27,14 @@ Watchdog::~Watchdog() {
 }
 
 void Watchdog::start() {
+    // The renewal thread never takes a process signal: the supervisor reads them from a
+    // signalfd, which sees them only while every thread blocks them. A watchdog may start
+    // before the supervisor blocks them (a multi-name run renews while it waits).
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
     thread_ = std::thread([this] { loop(); });
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
 void Watchdog::stop() {

@@ -5,49 +5,45 @@
 namespace dlock {
 namespace {
 
-// Length of the well-formed UTF-8 sequence starting at text[i] (RFC 3629: no overlong forms,
-// no surrogates, nothing above U+10FFFF), or 0 when the byte there does not start one.
-size_t utf8_length(std::string_view text, size_t i) {
+// Length of the valid UTF-8 sequence starting at text[i] (at least 2 bytes), or 0.
+size_t utf8_sequence(std::string_view text, size_t i) {
     const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
     const unsigned char lead = byte(i);
-    size_t n = 0;
-    unsigned char low = 0x80, high = 0xBF; // allowed range of the second byte
+    size_t len = 0;
+    unsigned min = 0;
     if (lead >= 0xC2 && lead <= 0xDF)
-        n = 2;
-    else if (lead >= 0xE0 && lead <= 0xEF) {
-        n = 3;
-        low = lead == 0xE0 ? 0xA0 : 0x80;
-        high = lead == 0xED ? 0x9F : 0xBF;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        n = 4;
-        low = lead == 0xF0 ? 0x90 : 0x80;
-        high = lead == 0xF4 ? 0x8F : 0xBF;
-    } else
+        len = 2, min = 0x80;
+    else if (lead >= 0xE0 && lead <= 0xEF)
+        len = 3, min = 0x800;
+    else if (lead >= 0xF0 && lead <= 0xF4)
+        len = 4, min = 0x10000;
+    if (len == 0 || i + len > text.size())
         return 0;
-    if (i + n > text.size() || byte(i + 1) < low || byte(i + 1) > high)
-        return 0;
-    for (size_t k = 2; k < n; ++k)
-        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF)
+    unsigned code = lead & (0xFF >> (len + 1));
+    for (size_t k = 1; k < len; ++k) {
+        if ((byte(i + k) & 0xC0) != 0x80)
             return 0;
-    return n;
+        code = (code << 6) | (byte(i + k) & 0x3F);
+    }
+    if (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+        return 0;
+    return len;
 }
 
 } // namespace
 
 std::string json_string(std::string_view text) {
-    std::string out;
-    out.reserve(text.size() + 2);
-    out.push_back('"');
+    std::string out = "\"";
     for (size_t i = 0; i < text.size();) {
-        const auto c = static_cast<unsigned char>(text[i]);
+        const unsigned char c = static_cast<unsigned char>(text[i]);
         if (c >= 0x80) {
-            const size_t n = utf8_length(text, i);
-            if (n == 0) {
+            const size_t len = utf8_sequence(text, i);
+            if (len == 0) {
                 out += "\\ufffd";
                 ++i;
             } else {
-                out.append(text.substr(i, n));
-                i += n;
+                out.append(text.substr(i, len));
+                i += len;
             }
             continue;
         }
@@ -61,11 +57,11 @@ std::string json_string(std::string_view text) {
         case '\n':
             out += "\\n";
             break;
-        case '\r':
-            out += "\\r";
-            break;
         case '\t':
             out += "\\t";
+            break;
+        case '\r':
+            out += "\\r";
             break;
         default:
             if (c < 0x20 || c == 0x7f)
@@ -75,8 +71,7 @@ std::string json_string(std::string_view text) {
         }
         ++i;
     }
-    out.push_back('"');
-    return out;
+    return out + "\"";
 }
 
 } // namespace dlock

@@ -6,6 +6,7 @@
 #include "support/dlock_process.hpp"
 #include "support/redis_server.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -63,8 +65,8 @@ inline Env clean_env(const Env& extra = {}) {
                              "DLOCK_LOG_LEVEL", "DLOCK_LOG_FORMAT", "DLOCK_SYSLOG"})
         env[name] = "\x01unset";
     for (const char* name :
-         {"DLOCK_OWNER", "DLOCK_HELD", "DLOCK_NAME", "DLOCK_FENCING_TOKEN", "DLOCK_TTL_MS",
-          "DLOCK_PREFIX", "DLOCK_REDIS_URL", "REDIS_URL", "DLOCK_REDIS_PASSWORD"})
+         {"DLOCK_OWNER", "DLOCK_HELD", "DLOCK_NAME", "DLOCK_FENCING_TOKEN", "DLOCK_FENCING_TOKENS",
+          "DLOCK_TTL_MS", "DLOCK_PREFIX", "DLOCK_REDIS_URL", "REDIS_URL", "DLOCK_REDIS_PASSWORD"})
         env[name] = "\x01unset";
     for (const auto& [k, v] : extra)
         env[k] = v;
@@ -118,12 +120,16 @@ inline int64_t dbsize(const RedisServer& server) {
     return server.cmd({"DBSIZE"}).integer();
 }
 
-// All keys, for failure messages.
+// All keys, sorted, each followed by a space (for comparisons and failure messages).
 inline std::string all_keys(const RedisServer& server) {
     auto reply = server.cmd({"KEYS", "*"});
-    std::string out;
+    std::vector<std::string> keys;
     for (size_t i = 0; i < reply.size(); ++i)
-        out += std::string(reply[i].str()) + " ";
+        keys.emplace_back(reply[i].str());
+    std::sort(keys.begin(), keys.end());
+    std::string out;
+    for (const auto& k : keys)
+        out += k + " ";
     return out;
 }
 
@@ -201,6 +207,48 @@ inline bool has_child_running(pid_t pid, const std::string& comm) {
 
 // The shell snippet a command uses to block until the test creates "$D/go".
 inline const std::string kAwaitGo = "while [ ! -e \"$D/go\" ]; do sleep 0.02; done";
+
+// Starts a holder of `name` that records its fencing token in $D/token-NAME and runs until
+// $D/go exists; returns once it holds the lock.
+inline std::unique_ptr<Process> start_holder(const RedisServer& server, const TempDir& dir,
+                                             const std::string& name = "job") {
+    auto holder = start(
+        server,
+        {"run", name, "-c", "echo $DLOCK_FENCING_TOKEN > \"$D/token-" + name + "\"; " + kAwaitGo},
+        {{"D", dir.path()}});
+    wait_for_line(dir / ("token-" + name));
+    REQUIRE(exists(server, key(name)));
+    return holder;
+}
+
+// The fencing token of the holder started by start_holder.
+inline std::string holder_token(const TempDir& dir, const std::string& name = "job") {
+    return trim(read_file(dir / ("token-" + name)));
+}
+
+// Lets the holders started by start_holder finish; checks this one ends well.
+inline void release_holder(Process& holder, const TempDir& dir) {
+    touch(dir / "go");
+    auto r = holder.wait(10s);
+    INFO("holder stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+}
+
+// `env` output as a map.
+inline std::map<std::string, std::string> parse_env(const std::string& text) {
+    std::map<std::string, std::string> out;
+    for (const auto& line : lines(text)) {
+        auto eq = line.find('=');
+        if (eq != std::string::npos)
+            out[line.substr(0, eq)] = line.substr(eq + 1);
+    }
+    return out;
+}
+
+// For commands that run dlock themselves: $D, $DLOCK_BIN and $URL.
+inline Env nested_env(const RedisServer& server, const TempDir& dir) {
+    return {{"D", dir.path()}, {"DLOCK_BIN", dlock_binary()}, {"URL", server.url()}};
+}
 
 // dlock's stderr is exactly one line starting with "dlock: ".
 inline bool one_dlock_line(const std::string& err) {

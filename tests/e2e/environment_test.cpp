@@ -11,16 +11,6 @@ using namespace dlock::test::e2e;
 
 namespace {
 
-std::map<std::string, std::string> parse_env(const std::string& text) {
-    std::map<std::string, std::string> out;
-    for (const auto& line : lines(text)) {
-        auto eq = line.find('=');
-        if (eq != std::string::npos)
-            out[line.substr(0, eq)] = line.substr(eq + 1);
-    }
-    return out;
-}
-
 bool is_hex32(const std::string& s) {
     return s.size() == 32 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
 }

@@ -22,7 +22,17 @@ class FakeBackend : public lock::Backend {
     std::deque<Result<bool>> renew_replies;
     Result<bool> renew_default = true;
 
+    std::deque<Result<std::optional<int64_t>>> release_replies;
+    Result<std::optional<int64_t>> release_default = std::optional<int64_t>(0);
+
+    struct ReleaseCall {
+        std::string lock, owner, hold;
+        bool shared = false;
+    };
+
     std::vector<lock::AcquireRequest> acquire_calls;
+    std::vector<std::string> acquire_keys; // the lock key of each acquire call
+    std::vector<ReleaseCall> release_calls;
     std::vector<Millis> await_timeouts;
     std::vector<std::string> await_ids;
     std::vector<std::pair<std::string, Millis>> leave_calls;
@@ -47,10 +57,11 @@ class FakeBackend : public lock::Backend {
         return fail(exit_code::unavailable, "connection lost", true);
     }
 
-    Result<lock::AcquireOutcome> acquire(const lock::Keys&,
+    Result<lock::AcquireOutcome> acquire(const lock::Keys& keys,
                                          const lock::AcquireRequest& r) override {
         std::lock_guard lock(mutex_);
         acquire_calls.push_back(r);
+        acquire_keys.push_back(keys.lock);
         return next(acquire_replies, acquire_default);
     }
     Result<bool> renew(const lock::Keys&, std::string_view owner, Millis ttl) override {
@@ -59,17 +70,17 @@ class FakeBackend : public lock::Backend {
         renew_ttls.push_back(ttl);
         return next(renew_replies, renew_default);
     }
-    Result<std::optional<int64_t>> release(const lock::Keys&, std::string_view, std::string_view,
-                                           Millis) override {
-        return std::optional<int64_t>(0);
+    Result<std::optional<int64_t>> release(const lock::Keys& keys, std::string_view owner,
+                                           std::string_view hold, Millis) override {
+        return record_release(keys, owner, hold, false);
     }
     Result<bool> renew_shared(const lock::Keys& keys, std::string_view owner, std::string_view,
                               Millis ttl) override {
         return renew(keys, owner, ttl);
     }
-    Result<std::optional<int64_t>> release_shared(const lock::Keys&, std::string_view,
-                                                  std::string_view, Millis) override {
-        return std::optional<int64_t>(0);
+    Result<std::optional<int64_t>> release_shared(const lock::Keys& keys, std::string_view owner,
+                                                  std::string_view hold, Millis) override {
+        return record_release(keys, owner, hold, true);
     }
     Result<bool> await_wake(const lock::Keys&, std::string_view id, Millis timeout) override {
         std::unique_lock lock(mutex_);
@@ -93,6 +104,13 @@ class FakeBackend : public lock::Backend {
     }
 
   private:
+    Result<std::optional<int64_t>> record_release(const lock::Keys& keys, std::string_view owner,
+                                                  std::string_view hold, bool shared) {
+        std::lock_guard lock(mutex_);
+        release_calls.push_back({keys.lock, std::string(owner), std::string(hold), shared});
+        return next(release_replies, release_default);
+    }
+
     template <typename T>
     static T next(std::deque<T>& queue, const T& fallback) {
         if (queue.empty())

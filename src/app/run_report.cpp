@@ -1,0 +1,61 @@
+#include "app/run_report.hpp"
+
+#include "lock/describe.hpp"
+#include "util/log.hpp"
+
+#include <chrono>
+
+namespace dlock::app {
+namespace {
+
+int64_t wall_now_ms() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+// Why the name could not be taken: "held by ...", "held shared by ..." or "free, but ...".
+std::string why_refused(const lock::AcquireOutcome& last) {
+    if (last.holder && last.held_until_ms > 0)
+        return fmt::format("held by {}, finished but held until {} by --min-hold",
+                           lock::describe_holder(*last.holder, wall_now_ms()),
+                           lock::local_time(last.held_until_ms, wall_now_ms()));
+    if (last.holder && last.shared_holders > 0)
+        return fmt::format("held shared by {} holder{}, the oldest {}", last.shared_holders,
+                           last.shared_holders == 1 ? "" : "s",
+                           lock::describe_holder(*last.holder, wall_now_ms()));
+    if (last.holder)
+        return fmt::format("held by {}", lock::describe_holder(*last.holder, wall_now_ms()));
+    return fmt::format("free, but {} waiter{} queued first", last.waiters,
+                       last.waiters == 1 ? " is" : "s are");
+}
+
+} // namespace
+
+int report_refusal(const RunOptions& options, const lock::Blocked& blocked) {
+    const std::string why = why_refused(blocked.refused.last);
+    if (blocked.refused.timed_out && options.wait)
+        log::warn("timed out after {} waiting for {}, {}; not running {}",
+                  format_duration(*options.wait), blocked.name, why, options.command_line);
+    else
+        log::warn("{} is {}; not running {}", blocked.name, why, options.command_line);
+    return options.conflict_exit_code;
+}
+
+int report_lost_meanwhile(const RunOptions& options, const lock::LostMeanwhile& lost) {
+    log::warn("lost the lease on {} before all names were held; not running {}", lost.name,
+              options.command_line);
+    return options.conflict_exit_code;
+}
+
+void report_lease_lost(const lock::HeldLease& lease) {
+    if (lease.clock().confirmed_lost())
+        log::error("lost the lease on {}: it was released or taken over; the command was "
+                   "stopped",
+                   lease.name());
+    else
+        log::error("could not renew the lease on {} in time; the command was stopped before "
+                   "the lease could expire",
+                   lease.name());
+}
+
+} // namespace dlock::app

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "lock/acquire.hpp"
+#include "lock/lease_clock.hpp"
+#include "lock/watchdog.hpp"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace dlock::lock {
+
+// What identifies one lease: the name, its keys, and the owner token and hold id it was
+// requested with (both needed to renew and release it).
+struct LeaseId {
+    std::string name;
+    Keys keys;
+    std::string owner;
+    std::string hold_id;
+};
+
+// One lease this process holds: its identity, its lease clock and, once started, the watchdog
+// that renews it. Not movable: the watchdog refers to the clock.
+class HeldLease {
+  public:
+    using Clock = LeaseClock::Clock;
+
+    HeldLease(LeaseId id, const Acquired& acquired, Millis ttl, Millis grace);
+    HeldLease(const HeldLease&) = delete;
+    HeldLease& operator=(const HeldLease&) = delete;
+
+    const std::string& name() const { return id_.name; }
+    const std::string& owner() const { return id_.owner; }
+    int64_t fence() const { return acquired_.fence; }
+    int64_t holds() const { return acquired_.holds; }
+    bool shared() const { return acquired_.shared; }
+    const LeaseClock& clock() const { return clock_; }
+    const Keys& keys() const { return id_.keys; }
+    // How long it has been held (monotonic clock, from the acquire request).
+    Millis held_for() const;
+
+    // When its first renewal falls due (the watchdog is started lazily, by then).
+    Clock::time_point first_renewal() const { return acquired_.sent_at + ttl_ / 3; }
+    bool renewing() const { return watchdog_ != nullptr; }
+    // Starts renewing it from a thread with its own backend; `on_change` as for Watchdog.
+    void start_renewing(const BackendFactory& open_backend, std::function<void()> on_change);
+    // No renewal is sent after this returns.
+    void stop_renewing();
+    // Holds left (0: released), or nullopt when it was no longer ours. `exit_status` is the
+    // command's, for the history; `min_hold` keeps an exclusive lease until acquisition + it.
+    Result<std::optional<int64_t>> release(Backend& backend, Millis heartbeat,
+                                           std::optional<int> exit_status = std::nullopt,
+                                           Millis min_hold = Millis(0));
+
+  private:
+    LeaseId id_;
+    Acquired acquired_;
+    Millis ttl_;
+    LeaseClock clock_;
+    std::unique_ptr<Watchdog> watchdog_;
+};
+
+} // namespace dlock::lock

@@ -1,0 +1,77 @@
+// Connections dropped by the server (CLIENT KILL) while dlock waits: the waiter reconnects and
+// still gets the lock promptly when it is released, and a multi-name waiter keeps the names it
+// holds. (tests/integration/lock/dropped_connection_test.cpp drops the connection exactly
+// between a refusal and the wait; here the binary is only driven from outside.)
+
+#include "e2e/e2e_helpers.hpp"
+
+using namespace dlock::test;
+using namespace dlock::test::e2e;
+
+namespace {
+
+int64_t queued(const RedisServer& server, const std::string& name) {
+    return server.cmd({"ZCARD", key(name, "queue")}).integer();
+}
+
+// Kills every client connection but the caller's: the waiter's, the holder's, the watchdogs'.
+int64_t kill_clients(const RedisServer& server) {
+    return server.cmd({"CLIENT", "KILL", "TYPE", "normal"}).integer();
+}
+
+} // namespace
+
+TEST_CASE("a waiter whose connection is killed still gets the lock at the release",
+          "[e2e][wait][dropped]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir, "job");
+    auto waiter = start(*server, {"run", "-w", "30s", "job", "--", "touch", dir / "ran"});
+    REQUIRE(eventually([&] { return queued(*server, "job") == 1; }));
+    std::this_thread::sleep_for(100ms); // blocking on its wake list by now
+
+    CHECK(kill_clients(*server) >= 1);
+    // Released while the waiter is (most likely) still reconnecting.
+    const auto released = Clock::now();
+    touch(dir / "go");
+    auto h = holder->wait(10s);
+    INFO("holder stderr: " << h.err);
+    CHECK(h.exit_code == 0);
+    auto r = waiter->wait(15s);
+    INFO("waiter stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+    // Within a wait round, far from the 30 s of the holder's lease.
+    CHECK(since(released) < 3s);
+    CHECK(file_exists(dir / "ran"));
+    CHECK_FALSE(exists(*server, key("job")));
+    CHECK(queued(*server, "job") == 0);
+}
+
+TEST_CASE("a multi-name waiter whose connections are killed keeps what it holds",
+          "[e2e][multi][wait][dropped]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir, "b");
+    auto waiter =
+        start(*server, {"run", "--ttl", "2s", "-w", "30s", "a", "b", "--", "touch", dir / "ran"});
+    REQUIRE(eventually([&] { return queued(*server, "b") == 1; }));
+    const std::string a_token = hget(*server, key("a"), "fence");
+    std::this_thread::sleep_for(800ms); // a's watchdog has renewed it at least once
+
+    CHECK(kill_clients(*server) >= 2);
+    // a must survive the lost watchdog connection: it reconnects and renews.
+    std::this_thread::sleep_for(2500ms);
+    CHECK(hget(*server, key("a"), "fence") == a_token);
+    CHECK(waiter->running());
+
+    const auto released = Clock::now();
+    touch(dir / "go");
+    CHECK(holder->wait(10s).exit_code == 0);
+    auto r = waiter->wait(15s);
+    INFO("waiter stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(since(released) < 3s);
+    CHECK(file_exists(dir / "ran"));
+    CHECK(server->cmd({"KEYS", "*:lock"}).size() == 0);
+}
