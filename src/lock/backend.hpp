@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlock::lock {
 
@@ -43,6 +44,11 @@ struct AcquireOutcome {
     bool shared = false;              // when acquired: granted shared (an exclusive owner asking
                                       // for shared re-enters exclusively instead)
     int64_t shared_holders = 0;       // when refused: current shared holds
+    // When refused by a semaphore: its limit (0: not a semaphore), the permits held, and the
+    // first few holders (`holder` is the first of them).
+    int64_t permit_limit = 0;
+    int64_t permits_held = 0;
+    std::vector<HolderInfo> permit_holders;
 };
 
 // Everything the lock logic needs from a store. Implemented over one Redis connection in
