@@ -7,7 +7,7 @@
 #include "lock/watchdog.hpp"
 #include "process/exit_status.hpp"
 #include "process/supervisor.hpp"
-#include "redis/lock_backend.hpp"
+#include "redis/backends.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
 
@@ -43,7 +43,9 @@ int64_t wall_now_ms() {
 int report_refusal(const RunOptions& options, const lock::Refused& refused) {
     const auto& last = refused.last;
     std::string why;
-    if (last.holder && last.shared_holders > 0)
+    if (last.permit_limit > 0)
+        why = lock::describe_permits(last, wall_now_ms());
+    else if (last.holder && last.shared_holders > 0)
         why = fmt::format("held shared by {} holder{}, the oldest {}", last.shared_holders,
                           last.shared_holders == 1 ? "" : "s",
                           lock::describe_holder(*last.holder, wall_now_ms()));
@@ -61,8 +63,14 @@ int report_refusal(const RunOptions& options, const lock::Refused& refused) {
 }
 
 void export_lease(const RunOptions& options, const lock::InheritedHolds& inherited,
-                  const std::string& owner, const lock::Acquired& a) {
-    setenv("DLOCK_HELD", inherited.with(options.name, owner).c_str(), 1);
+                  const std::string& owner, const std::string& hold, const lock::Acquired& a) {
+    // A permit is not re-entered (a nested `sem run` takes another one): not in DLOCK_HELD.
+    if (options.permits > 0)
+        setenv("DLOCK_PERMIT", hold.c_str(), 1);
+    else {
+        setenv("DLOCK_HELD", inherited.with(options.name, owner).c_str(), 1);
+        unsetenv("DLOCK_PERMIT");
+    }
     setenv("DLOCK_NAME", options.name.c_str(), 1);
     setenv("DLOCK_OWNER", owner.c_str(), 1);
     setenv("DLOCK_FENCING_TOKEN", std::to_string(a.fence).c_str(), 1);
@@ -71,7 +79,7 @@ void export_lease(const RunOptions& options, const lock::InheritedHolds& inherit
 
 // Releases our hold. Retries briefly through connection errors; if that fails the lease
 // simply expires after its TTL.
-void release(redis::LockBackend& backend, const lock::Keys& keys, const RunOptions& options,
+void release(lock::Backend& backend, const lock::Keys& keys, const RunOptions& options,
              const std::string& owner, const std::string& hold, bool shared, bool lease_lost) {
     Result<std::optional<int64_t>> released = fail(exit_code::internal, "not tried");
     for (int attempt = 0; attempt < 3; ++attempt) {
@@ -95,11 +103,12 @@ void release(redis::LockBackend& backend, const lock::Keys& keys, const RunOptio
 int run(const Connection& connection, const RunOptions& options) {
     const lock::Keys keys = lock::Keys::of(connection.prefix, options.name);
     const auto inherited = lock::InheritedHolds::from_environment();
-    const auto reentered = inherited.owner_of(options.name);
+    const auto reentered = options.permits > 0 ? std::nullopt : inherited.owner_of(options.name);
     const std::string owner = reentered ? *reentered : random_hex(16);
     const std::string hold = random_hex(8);
 
-    redis::LockBackend backend(connection.redis);
+    const auto store = redis::backend_for(connection.redis, options.permits);
+    lock::Backend& backend = *store;
     lock::AcquireSpec spec{
         keys,
         {owner, hold, options.ttl, "", kWaiterHeartbeat, self_info(options), options.shared},
@@ -107,7 +116,10 @@ int run(const Connection& connection, const RunOptions& options) {
     auto result = lock::acquire(backend, spec);
     if (!result) {
         if (result.error().exit_code == exit_code::usage)
-            log::error("cannot take {} exclusively: {}", options.name, result.error().message);
+            log::error("cannot take {}: {}",
+                       options.permits > 0 ? "a permit of " + options.name
+                                           : options.name + " exclusively",
+                       result.error().message);
         else
             log::error("{}", result.error().message);
         return result.error().exit_code;
@@ -115,10 +127,13 @@ int run(const Connection& connection, const RunOptions& options) {
     if (auto* refused = std::get_if<lock::Refused>(&*result))
         return report_refusal(options, *refused);
     const auto acquired = std::get<lock::Acquired>(*result);
-    log::info("acquired {}{} (token {}, {} hold{})", options.name, acquired.shared ? " shared" : "",
+    log::info("acquired {}{} (token {}, {} hold{})", options.name,
+              options.permits > 0 ? fmt::format(", a permit of {}", options.permits)
+              : acquired.shared   ? " shared"
+                                  : "",
               acquired.fence, acquired.holds, acquired.holds == 1 ? "" : "s");
 
-    export_lease(options, inherited, owner, acquired);
+    export_lease(options, inherited, owner, hold, acquired);
     auto supervisor = process::Supervisor::create();
     if (!supervisor) {
         log::error("{}", supervisor.error().message);
@@ -134,8 +149,8 @@ int run(const Connection& connection, const RunOptions& options) {
 
     lock::LeaseClock clock(acquired.sent_at, options.ttl, options.kill_after);
     lock::Watchdog watchdog(
-        redis::backend_factory(connection.redis), keys, owner, options.ttl, clock,
-        [&] { supervisor->notify(); },
+        redis::backend_factory_for(connection.redis, options.permits), keys, owner, options.ttl,
+        clock, [&] { supervisor->notify(); },
         acquired.shared ? std::optional<std::string>(hold) : std::nullopt);
     process::Supervisor::StopPolicy policy;
     policy.stop_at = [&] { return clock.stop_at(); };

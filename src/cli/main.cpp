@@ -4,6 +4,7 @@
 #include "cli/global_options.hpp"
 #include "cli/latch_command.hpp"
 #include "cli/run_command.hpp"
+#include "cli/sem_command.hpp"
 #include "util/log.hpp"
 
 #include <algorithm>
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
     RunCommand run(app);
     BenchCommand bench(app);
     LatchCommand latch(app);
+    SemCommand sem(app);
 
     std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
     try {
@@ -66,6 +68,8 @@ int main(int argc, char** argv) {
     log::setup(globals.verbosity());
     if (run.app()->parsed())
         return run.execute(globals, command);
+    if (sem.app()->parsed())
+        return sem.execute(globals, command);
     if (!command.empty()) {
         log::error("unexpected '--' (only run takes a command)");
         return exit_code::usage;

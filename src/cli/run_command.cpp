@@ -16,12 +16,23 @@ namespace {
 
 constexpr Millis kMinTtl{1000};
 constexpr Millis kMaxTtl{24 * 3600 * 1000};
+constexpr int64_t kMaxPermits = 1'000'000;
 
 std::optional<int> parse_exit_code(std::string_view text) {
     int value = -1;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > 255)
         return std::nullopt;
+    return value;
+}
+
+// -p N: 1 to kMaxPermits, digits only.
+Result<int64_t> parse_permits(std::string_view text) {
+    int64_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > kMaxPermits)
+        return usage_error(
+            fmt::format("--permits {}: must be a number from 1 to {}", quote(text), kMaxPermits));
     return value;
 }
 
@@ -34,11 +45,19 @@ Result<T> for_option(std::string_view option, Result<T> r) {
 
 } // namespace
 
-RunCommand::RunCommand(CLI::App& parent) {
-    app_ = parent.add_subcommand("run", "Run a command while holding a lock");
-    app_->footer("\nUsage:\n  dlock [global options] run [options] NAME -- COMMAND [ARG...]\n"
-                 "  dlock [global options] run [options] NAME -c 'shell command'");
-    app_->add_option("NAME", names_, "lock name: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = -")
+RunCommand::RunCommand(CLI::App& parent, Target target) {
+    semaphore_ = target == Target::semaphore;
+    const bool semaphore = semaphore_;
+    usage_ = semaphore ? "sem run" : "run";
+    const std::string what = semaphore ? "[options] -p N NAME" : "[options] NAME";
+    app_ = parent.add_subcommand("run", semaphore ? "Run a command while holding one of N permits"
+                                                  : "Run a command while holding a lock");
+    app_->footer(fmt::format("\nUsage:\n  dlock [global options] {} {} -- COMMAND [ARG...]\n"
+                             "  dlock [global options] {} {} -c 'shell command'",
+                             usage_, what, usage_, what));
+    app_->add_option("NAME", names_,
+                     fmt::format("{} name: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = -",
+                                 semaphore ? "semaphore" : "lock"))
         ->required();
     auto no_wait = app_->add_flag("-n,--no-wait", no_wait_,
                                   "give up at once if the lock is held (the default)");
@@ -47,10 +66,17 @@ RunCommand::RunCommand(CLI::App& parent) {
                          "wait up to DURATION for the lock ('forever' waits without limit)")
             ->option_text("DURATION")
             ->excludes(no_wait);
-    auto shared =
-        app_->add_flag("-s,--shared", shared_, "take the lock shared: shared holders run together");
-    app_->add_flag("-x,--exclusive", exclusive_, "take the lock exclusively (the default)")
-        ->excludes(shared);
+    if (semaphore) {
+        app_->add_option("-p,--permits", permits_,
+                         "at most N holders at once (required; the same N on every host)")
+            ->option_text("N")
+            ->required();
+    } else {
+        auto shared = app_->add_flag("-s,--shared", shared_,
+                                     "take the lock shared: shared holders run together");
+        app_->add_flag("-x,--exclusive", exclusive_, "take the lock exclusively (the default)")
+            ->excludes(shared);
+    }
     app_->add_option("-E,--conflict-exit-code", conflict_exit_code_,
                      "exit status when the lock was not obtained (default 75)")
         ->option_text("N");
@@ -72,7 +98,7 @@ RunCommand::RunCommand(CLI::App& parent) {
 Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& command) const {
     app::RunOptions o;
     if (names_.size() != 1)
-        return usage_error("run takes exactly one lock NAME before '--'");
+        return usage_error(fmt::format("{} takes exactly one NAME before '--'", usage_));
     auto name = lock::validate_name(names_[0]);
     if (!name)
         return tl::unexpected(name.error());
@@ -88,8 +114,9 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
         o.argv = command;
         o.command_line = lock::command_line(command);
     } else {
-        return usage_error("missing command: use run NAME -- COMMAND [ARG...] or "
-                           "run NAME -c 'shell command'");
+        return usage_error(fmt::format("missing command: use {0} NAME -- COMMAND [ARG...] or "
+                                       "{0} NAME -c 'shell command'",
+                                       usage_));
     }
 
     if (wait_option_->count() > 0) {
@@ -132,6 +159,12 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
         return tl::unexpected(signal.error());
     o.lost_signal = *signal;
     o.shared = shared_;
+    if (semaphore_) {
+        auto permits = parse_permits(permits_);
+        if (!permits)
+            return tl::unexpected(permits.error());
+        o.permits = *permits;
+    }
     return o;
 }
 

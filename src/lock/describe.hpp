@@ -7,9 +7,18 @@
 
 namespace dlock::lock {
 
+// "02:00:01": the local time of `ms` (ms since the epoch), with the date when it is not within
+// the day before `now_ms`.
+std::string local_time(int64_t ms, int64_t now_ms);
+
 // "web-2 (pid 4242, since 02:00:01, token 17)": the holder as shown in refusals.
 // The time is local; a date is added when it is not within the last day.
 std::string describe_holder(const HolderInfo& holder, int64_t now_ms);
+
+// Why a semaphore refused a permit, to follow "<name> is" in a refusal:
+// "at its limit of 3 permits, held by web-1 (pid 4242, since 02:00:01, token 17), ..." or
+// "at 2 of 3 permits, but 4 waiters are queued first".
+std::string describe_permits(const AcquireOutcome& refused, int64_t now_ms);
 
 // "./backup.sh --full": argv joined with spaces, cut to `max_bytes` with "...".
 std::string command_line(const std::vector<std::string>& argv, size_t max_bytes = 200);

@@ -1,0 +1,58 @@
+#include "cli/sem_command.hpp"
+
+#include "app/semaphore.hpp"
+#include "lock/keys.hpp"
+#include "util/log.hpp"
+
+namespace dlock::cli {
+namespace {
+
+constexpr const char* kSemExitStatus = R"(
+Exit status of sem run: as for run (75 no permit obtained, 76 lease lost, 64 usage error or a
+different -p than the holders', 69 Redis unreachable, else the command's own status).
+Exit status of sem status:
+  0        at least one permit is held
+  1        no permit is held
+  64       usage error
+  69       Redis unreachable, or authentication failed
+  70       internal error)";
+
+CLI::App& add_sem(CLI::App& parent) {
+    auto* sem = parent.add_subcommand("sem", "Semaphores: at most N holders of NAME at once");
+    sem->require_subcommand(1);
+    sem->footer(kSemExitStatus);
+    return *sem;
+}
+
+} // namespace
+
+SemCommand::SemCommand(CLI::App& parent)
+    : app_(&add_sem(parent)), run_(*app_, RunCommand::Target::semaphore) {
+    run_.app()->footer(kSemExitStatus);
+    status_ = app_->add_subcommand("status", "Show semaphore NAME: limit, holders, waiters");
+    status_->add_option("NAME", name_, "semaphore name")->required();
+    status_->add_flag("--json", json_, "print JSON instead of a table");
+    status_->footer(kSemExitStatus);
+}
+
+int SemCommand::execute(const GlobalOptions& globals, const std::vector<std::string>& command) {
+    if (runs_command())
+        return run_.execute(globals, command);
+    if (!command.empty()) {
+        log::error("unexpected '--' (only sem run takes a command)");
+        return exit_code::usage;
+    }
+    // Validated before connecting: bad input writes nothing to Redis.
+    if (auto name = lock::validate_name(name_); !name) {
+        log::error("{}", name.error().message);
+        return exit_code::usage;
+    }
+    auto connection = globals.resolve();
+    if (!connection) {
+        log::error("{}", connection.error().message);
+        return connection.error().exit_code;
+    }
+    return app::semaphore_status(*connection, {name_, json_});
+}
+
+} // namespace dlock::cli
