@@ -127,11 +127,13 @@ int run(const Connection& connection, const RunOptions& options) {
     if (auto* refused = std::get_if<lock::Refused>(&*result))
         return report_refusal(options, *refused);
     const auto acquired = std::get<lock::Acquired>(*result);
-    log::info("acquired {}{} (token {}, {} hold{})", options.name,
-              options.permits > 0 ? fmt::format(", a permit of {}", options.permits)
-              : acquired.shared   ? " shared"
-                                  : "",
-              acquired.fence, acquired.holds, acquired.holds == 1 ? "" : "s");
+    if (options.permits > 0)
+        log::info("acquired a permit of {} (limit {}, token {})", options.name, options.permits,
+                  acquired.fence);
+    else
+        log::info("acquired {}{} (token {}, {} hold{})", options.name,
+                  acquired.shared ? " shared" : "", acquired.fence, acquired.holds,
+                  acquired.holds == 1 ? "" : "s");
 
     export_lease(options, inherited, owner, hold, acquired);
     auto supervisor = process::Supervisor::create();

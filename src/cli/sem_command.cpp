@@ -28,7 +28,6 @@ CLI::App& add_sem(CLI::App& parent) {
 
 SemCommand::SemCommand(CLI::App& parent)
     : app_(&add_sem(parent)), run_(*app_, RunCommand::Target::semaphore) {
-    run_.app()->footer(kSemExitStatus);
     status_ = app_->add_subcommand("status", "Show semaphore NAME: limit, holders, waiters");
     status_->add_option("NAME", name_, "semaphore name")->required();
     status_->add_flag("--json", json_, "print JSON instead of a table");

@@ -12,9 +12,16 @@ using namespace dlock::test::e2e;
 
 namespace {
 
-// Holds a permit until "$D/go" exists, after writing the dlock pid's view of $$ to "$D/<tag>".
-std::vector<std::string> hold_until_go(const std::string& tag, const std::string& permits = "2") {
-    return {"sem", "run", "-p", permits, "pool", "-c", "echo $$ > \"$D/" + tag + "\"; " + kAwaitGo};
+// Starts a holder of one of `permits` permits of pool that keeps it until "$D/go" exists, and
+// returns once its command runs (it writes its pid to "$D/<tag>").
+std::unique_ptr<Process> start_holder(const RedisServer& server, const TempDir& dir,
+                                      const std::string& tag, const std::string& permits) {
+    auto holder = start(
+        server,
+        {"sem", "run", "-p", permits, "pool", "-c", "echo $$ > \"$D/" + tag + "\"; " + kAwaitGo},
+        {{"D", dir.path()}});
+    wait_for_line(dir / tag);
+    return holder;
 }
 
 int64_t zcard(const RedisServer& server, const std::string& k) {
@@ -77,14 +84,47 @@ TEST_CASE("a SIGKILLed holder's permit comes back after its TTL", "[e2e][sem]") 
     CHECK(r.elapsed < 3s); // the 1 s lease, not the 10 s wait
 }
 
+TEST_CASE("a permit is renewed while its command runs longer than the TTL", "[e2e][sem]") {
+    REQUIRE_REDIS(server);
+    auto holder =
+        start(*server, {"sem", "run", "-p", "1", "--ttl", "1s", "pool", "--", "sleep", "2.5"});
+    REQUIRE(eventually([&] { return exists(*server, key("pool", "permits")); }));
+    std::this_thread::sleep_for(2s); // two leases later
+    auto r = run(*server, {"sem", "run", "-p", "1", "pool", "--", "true"});
+    CHECK(r.exit_code == 75);
+    auto h = holder->wait(10s);
+    INFO(h.err);
+    CHECK(h.exit_code == 0);
+    CHECK(h.err.empty());
+}
+
+TEST_CASE("a SIGKILLed waiter at the head of the queue does not stall the next one", "[e2e][sem]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir, "holder", "1");
+    auto head = start(*server, {"sem", "run", "-p", "1", "-w", "30s", "pool", "--", "true"});
+    REQUIRE(eventually([&] { return zcard(*server, key("pool", "squeue")) == 1; }));
+    auto next =
+        start(*server, {"sem", "run", "-p", "1", "-w", "30s", "pool", "--", "touch", dir / "ran"});
+    REQUIRE(eventually([&] { return zcard(*server, key("pool", "squeue")) == 2; }));
+    head->signal(SIGKILL);
+    head->wait(5s);
+    touch(dir / "go");
+    REQUIRE(holder->wait(10s).exit_code == 0);
+    const auto released = Clock::now();
+    auto r = next->wait(15s);
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(file_exists(dir / "ran"));
+    // At most the 3 s heartbeat of the dead waiter, plus one 1 s round.
+    CHECK(since(released) < 5s);
+}
+
 TEST_CASE("sem run -n refuses with 75 and names the holders", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    const Env env{{"D", dir.path()}};
-    auto a = start(*server, hold_until_go("a"), env);
-    auto b = start(*server, hold_until_go("b"), env);
-    wait_for_line(dir / "a");
-    wait_for_line(dir / "b");
+    auto a = start_holder(*server, dir, "a", "2");
+    auto b = start_holder(*server, dir, "b", "2");
 
     auto r = run(*server, {"sem", "run", "-p", "2", "pool", "--", "touch", dir / "ran"});
     INFO(r.err);
@@ -108,8 +148,7 @@ TEST_CASE("sem run -w gets a permit promptly after a release", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
     const Env env{{"D", dir.path()}};
-    auto holder = start(*server, hold_until_go("holder", "1"), env);
-    wait_for_line(dir / "holder");
+    auto holder = start_holder(*server, dir, "holder", "1");
     auto waiter = start(
         *server, {"sem", "run", "-p", "1", "-w", "20s", "pool", "--", "touch", dir / "ran"}, env);
     REQUIRE(eventually([&] { return exists(*server, key("pool", "squeue")); }));
@@ -127,8 +166,7 @@ TEST_CASE("sem run -w gets a permit promptly after a release", "[e2e][sem]") {
 TEST_CASE("sem run -w gives up with 75 when no permit comes free", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = start(*server, hold_until_go("holder", "1"), {{"D", dir.path()}});
-    wait_for_line(dir / "holder");
+    auto holder = start_holder(*server, dir, "holder", "1");
     auto r = run(*server, {"sem", "run", "-p", "1", "-w", "500ms", "pool", "--", "true"});
     CHECK(r.exit_code == 75);
     CHECK(one_dlock_line(r.err));
@@ -142,8 +180,7 @@ TEST_CASE("sem run -w gives up with 75 when no permit comes free", "[e2e][sem]")
 TEST_CASE("a different -p while holders exist exits 64 and changes nothing", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = start(*server, hold_until_go("holder", "2"), {{"D", dir.path()}});
-    wait_for_line(dir / "holder");
+    auto holder = start_holder(*server, dir, "holder", "2");
     const auto keys_before = dbsize(*server);
     const auto limit_before = hget(*server, key("pool", "sem"), "limit");
 
@@ -320,7 +357,7 @@ TEST_CASE("sem usage errors exit 64 and write nothing", "[e2e][sem]") {
              {"sem", "status", "pool", "--", "x"},
              {"sem"}}) {
         auto r = run(*server, args);
-        INFO(args[1] << " " << r.err);
+        INFO(args.back() << ": " << r.err);
         CHECK(r.exit_code == 64);
         CHECK(one_dlock_line(r.err));
     }
