@@ -2,28 +2,67 @@
 --
 --   redis-cli --eval lua/acquire.lua dlock:{job}:lock dlock:{job}:fence dlock:{job}:queue \
 --     dlock:{job}:alive dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo \
---     dlock:{job}:xqueue , OWNER HOLD TTL_MS WAITER HEARTBEAT_MS HOST PID USER CMD MODE
+--     dlock:{job}:xqueue dlock:{job}:history , OWNER HOLD TTL_MS WAITER HEARTBEAT_MS HOST PID \
+--     USER CMD MODE
 --
 -- KEYS: exclusive holder hash, fencing counter, waiter queue (zset id -> arrival us), waiter
 --       heartbeats (zset id -> deadline ms), prefix of the per-waiter wake lists, shared holds
---       (zset hold id -> deadline ms), shared hold info (hash), exclusive waiters (zset).
+--       (zset hold id -> deadline ms), shared hold info (hash), exclusive waiters (zset), and
+--       optionally the history stream: a new acquisition, and the refusal of a caller that does
+--       not queue (WAITER "": its final answer), are recorded there.
 -- ARGV: owner token, hold id (unique per request, so a retried call is a replay, not a second
 --       hold), lease ms, waiter id ("" = do not queue), heartbeat ms, holder host/pid/user/cmd,
 --       mode "x" (exclusive, default) or "s" (shared).
 -- Returns {1, fencing token, holds, granted mode} when the caller now holds the lease,
 --         {0, ms until the blocking lease may expire, host, pid, user, cmd, since ms, fencing
---          token, queued waiters, shared holders} when not (host... describe the exclusive
---          holder, or the oldest shared holder), or
+--          token, queued waiters, shared holders, held until} when not (host... describe the
+--          exclusive holder, or the oldest shared holder; "held until" is the server ms until
+--          which a finished holder's --min-hold keeps the lease, else 0), or
 --         {-1} for an exclusive request by an owner holding the name shared (no upgrades).
+--         When the history could not be written, its error is appended to the reply.
 local lock, fence, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local readers, rinfo, xqueue = KEYS[6], KEYS[7], KEYS[8]
 local owner, hold, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local waiter, heartbeat = ARGV[4], tonumber(ARGV[5])
 local shared = ARGV[10] == 's'
+local history = KEYS[9]
 local fence_lifetime_ms = 30 * 86400 * 1000
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+-- Appends an event to the history (capped stream, kept 30 days after its last write). It must
+-- never fail the acquisition: an error is returned, not raised. The arguments alternate names
+-- and values; missing and empty values are left out.
+local function record(...)
+  if not history then
+    return nil
+  end
+  local fields, args = {...}, {'XADD', history, 'MAXLEN', '~', 1000, '*'}
+  for i = 1, select('#', ...), 2 do
+    if fields[i + 1] and fields[i + 1] ~= '' then
+      args[#args + 1] = fields[i]
+      args[#args + 1] = fields[i + 1]
+    end
+  end
+  local added = redis.pcall(unpack(args))
+  if type(added) == 'table' and added.err then
+    return added.err
+  end
+  redis.pcall('PEXPIRE', history, 30 * 86400 * 1000)
+  return nil
+end
+
+local function with_error(reply, err)
+  if err then
+    reply[#reply + 1] = err
+  end
+  return reply
+end
+
+local function ms(n)
+  return string.format('%.0f', n)
+end
 
 -- Waiters whose heartbeat lapsed have crashed or given up: forget them so they block nobody.
 local function purge_dead_waiters()
@@ -75,7 +114,7 @@ local function refuse()
     end
   end
   local left = redis.call('PTTL', lock)
-  local h = redis.call('HMGET', lock, 'host', 'pid', 'user', 'cmd', 'since', 'fence')
+  local h = redis.call('HMGET', lock, 'host', 'pid', 'user', 'cmd', 'since', 'fence', 'until')
   local nreaders = redis.call('ZCARD', readers)
   if left < 0 and nreaders > 0 then
     -- Held shared: describe the oldest holder; wait at most until the first lease ends.
@@ -88,8 +127,24 @@ local function refuse()
     end
     h = {f[2], f[3], f[4], f[5], f[6], f[7]}
   end
-  return {0, left, h[1] or '', tonumber(h[2] or 0), h[3] or '', h[4] or '',
-          tonumber(h[5] or 0), tonumber(h[6] or 0), redis.call('ZCARD', queue), nreaders}
+  local waiters = redis.call('ZCARD', queue)
+  local err
+  if waiter == '' then
+    err = record('event', 'skip', 'mode', shared and 's' or 'x', 'host', ARGV[6],
+                 'pid', ARGV[7], 'user', ARGV[8], 'command', ARGV[9], 'other_host', h[1],
+                 'other_pid', h[2], 'other_user', h[3], 'other_command', h[4],
+                 'other_since_ms', h[5], 'other_fence', h[6],
+                 'other_count', nreaders > 1 and tostring(nreaders) or '',
+                 'held_until_ms', h[7], 'waiters', waiters > 0 and tostring(waiters) or '')
+  end
+  return with_error({0, left, h[1] or '', tonumber(h[2] or 0), h[3] or '', h[4] or '',
+                     tonumber(h[5] or 0), tonumber(h[6] or 0), waiters, nreaders,
+                     tonumber(h[7] or 0)}, err)
+end
+
+local function record_acquired(mode, token)
+  return record('event', 'acquire', 'mode', mode, 'host', ARGV[6], 'pid', ARGV[7],
+                'user', ARGV[8], 'command', ARGV[9], 'fence', ms(token), 'start_ms', ms(now_ms))
 end
 
 local function next_fence()
@@ -118,7 +173,9 @@ local function take_shared(token)
     end
   end
   forget_waiter()
-  return {1, token, holds, 's'}
+  -- Only the owner's first shared hold is an acquisition; later ones are re-entries.
+  local err = holds == 1 and record_acquired('s', token) or nil
+  return with_error({1, token, holds, 's'}, err)
 end
 
 local current = redis.call('HGET', lock, 'owner')
@@ -193,4 +250,4 @@ redis.call('HSET', lock, 'owner', owner, 'holds', 1, 'h:' .. hold, 1, 'fence', t
            'cmd', ARGV[9])
 redis.call('PEXPIRE', lock, ttl)
 forget_waiter()
-return {1, token, 1, 'x'}
+return with_error({1, token, 1, 'x'}, record_acquired('x', token))

@@ -2,16 +2,66 @@
 -- leaves it to writers; then the waiters that can proceed are woken.
 --
 --   redis-cli --eval lua/release.lua dlock:{job}:lock dlock:{job}:queue dlock:{job}:alive \
---     dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo dlock:{job}:xqueue , \
---     OWNER HOLD HEARTBEAT_MS MODE
+--     dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo dlock:{job}:xqueue \
+--     dlock:{job}:history , OWNER HOLD HEARTBEAT_MS MODE EXIT_STATUS MIN_HOLD_MS
 --
 -- MODE is 'x' (exclusive, default) or 's' (shared). Idempotent: releasing the same hold id
 -- twice changes nothing the second time.
+-- Optional: KEYS[8] the history stream, where the last hold's release is recorded with
+-- EXIT_STATUS (the command's, "" if unknown) and the duration in server time; MIN_HOLD_MS
+-- (--min-hold, exclusive only): if the lease is released sooner than that after its
+-- acquisition, the hash stays, owner-less (nobody can renew or re-enter it) and marked with
+-- `until`, and expires by itself at acquisition + MIN_HOLD_MS. Waiters are not woken then:
+-- their waits are bounded by the key's PTTL.
 -- Returns {1, holds the owner has left} if the hold was ours (0 = none left), {0, 0} if it was
--- not (expired, force-released or never taken).
+-- not (expired, force-released or never taken). When the history could not be written, its
+-- error is appended to the reply.
 local lock, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local readers, rinfo, xqueue = KEYS[5], KEYS[6], KEYS[7]
+local readers, rinfo, xqueue, history = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local owner, hold, heartbeat = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local exit_status, min_hold = ARGV[5] or '', tonumber(ARGV[6] or 0) or 0
+
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+local function ms(n)
+  return string.format('%.0f', n)
+end
+
+-- Records the release of a lease acquired at `since` (see acquire.lua: capped stream, kept 30
+-- days; an error is returned, never raised, so the release itself always happens).
+local function record_release(mode, host, pid, user, cmd, since, fence, now, held_until)
+  if not history then
+    return nil
+  end
+  local args = {'XADD', history, 'MAXLEN', '~', 1000, '*', 'event', 'release', 'mode', mode,
+                'host', host or '', 'pid', pid or '', 'user', user or '', 'command', cmd or '',
+                'fence', fence or '', 'start_ms', since or '', 'end_ms', ms(now),
+                'duration_ms', ms(math.max(0, now - (tonumber(since) or now)))}
+  if exit_status ~= '' then
+    args[#args + 1] = 'exit_status'
+    args[#args + 1] = exit_status
+  end
+  if held_until then
+    args[#args + 1] = 'held_until_ms'
+    args[#args + 1] = ms(held_until)
+  end
+  local added = redis.pcall(unpack(args))
+  if type(added) == 'table' and added.err then
+    return added.err
+  end
+  redis.pcall('PEXPIRE', history, 30 * 86400 * 1000)
+  return nil
+end
+
+local function with_error(reply, err)
+  if err then
+    reply[#reply + 1] = err
+  end
+  return reply
+end
 
 -- Wake the waiters that can now proceed, and only those: the head if it is a writer and
 -- nothing is held, or every reader queued before the first writer if no writer holds.
@@ -20,9 +70,8 @@ local function wake_waiters()
   if not redis.call('ZRANGE', queue, 0, 0)[1] or redis.call('EXISTS', lock) == 1 then
     return
   end
-  local t = redis.call('TIME')
-  local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now_ms)) do
+  local now = now_ms()
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now)) do
     redis.call('ZREM', queue, id)
     redis.call('ZREM', xqueue, id)
     redis.call('ZREM', alive, id)
@@ -34,7 +83,7 @@ local function wake_waiters()
   end
   local woken
   if redis.call('ZSCORE', xqueue, head) then
-    if redis.call('ZCOUNT', readers, '(' .. now_ms, '+inf') > 0 then
+    if redis.call('ZCOUNT', readers, '(' .. now, '+inf') > 0 then
       return
     end
     woken = {head}
@@ -58,16 +107,27 @@ if ARGV[4] == 's' then
   redis.call('ZREM', readers, hold)
   redis.call('HDEL', rinfo, hold)
   local left = redis.call('HINCRBY', rinfo, 'o:' .. owner, -1)
+  local err
   if left <= 0 then
     redis.call('HDEL', rinfo, 'o:' .. owner)
     left = 0
+    -- info: owner, host, pid, user, cmd, since, fence
+    local f = {}
+    for field in string.gmatch(info .. '\t', '([^\t]*)\t') do
+      f[#f + 1] = field
+    end
+    err = record_release('s', f[2], f[3], f[4], f[5], f[6], f[7], now_ms())
   end
   wake_waiters()
-  return {1, left}
+  return with_error({1, left}, err)
 end
 
-local h = redis.call('HMGET', lock, 'owner', 'holds', 'h:' .. hold)
+local h = redis.call('HMGET', lock, 'owner', 'holds', 'h:' .. hold, 'done_by')
 if h[1] ~= owner then
+  if h[1] == '' and h[4] == owner then
+    -- A replay of our final release, kept by --min-hold.
+    return {1, 0}
+  end
   if not h[1] then
     wake_waiters()
   end
@@ -82,6 +142,18 @@ if holds > 1 then
   redis.call('HDEL', lock, 'h:' .. hold)
   return {1, redis.call('HINCRBY', lock, 'holds', -1)}
 end
+local now = now_ms()
+local m = redis.call('HMGET', lock, 'host', 'pid', 'user', 'cmd', 'since', 'fence')
+local held_until = (tonumber(m[5]) or now) + min_hold
+if min_hold > 0 and now < held_until then
+  -- --min-hold: keep the lease (owner-less, so nobody renews or re-enters it) until
+  -- acquisition + MIN_HOLD; Redis expires it then. `done_by` recognises a replay.
+  redis.call('HDEL', lock, 'h:' .. hold)
+  redis.call('HSET', lock, 'owner', '', 'holds', 0, 'done_by', owner, 'until', ms(held_until))
+  redis.call('PEXPIRE', lock, held_until - now)
+  return with_error({1, 0}, record_release('x', m[1], m[2], m[3], m[4], m[5], m[6], now,
+                                           held_until))
+end
 redis.call('DEL', lock)
 wake_waiters()
-return {1, 0}
+return with_error({1, 0}, record_release('x', m[1], m[2], m[3], m[4], m[5], m[6], now))

@@ -101,7 +101,7 @@ Result<Uncontended> measure_uncontended(const Connection& c, const BenchOptions&
                 return tl::unexpected(ok.error());
         minimal_time += Clock::now() - start;
     }
-    (void)conn->command({"DEL", keys.lock, keys.fence, minimal_key});
+    (void)conn->command({"DEL", keys.lock, keys.fence, keys.history, minimal_key});
     return Uncontended{per_second(o.cycles, dlock_time), per_second(o.cycles, minimal_time)};
 }
 
@@ -244,7 +244,7 @@ Result<Handover> HandoverRun::run() {
     changed_.notify_all();
     for (auto& t : threads)
         t.join();
-    (void)stats->command({"DEL", keys_.lock, keys_.fence, keys_.queue, keys_.alive});
+    (void)stats->command({"DEL", keys_.lock, keys_.fence, keys_.queue, keys_.alive, keys_.history});
     if (!ok)
         return tl::unexpected(ok.error());
 

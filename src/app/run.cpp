@@ -1,5 +1,7 @@
 #include "app/run.hpp"
 
+#include "app/run_history.hpp"
+#include "app/self_info.hpp"
 #include "lock/acquire.hpp"
 #include "lock/describe.hpp"
 #include "lock/lease_clock.hpp"
@@ -8,32 +10,14 @@
 #include "process/exit_status.hpp"
 #include "process/supervisor.hpp"
 #include "redis/backends.hpp"
+#include "redis/lock_backend.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
 
 #include <cstdlib>
-#include <pwd.h>
-#include <unistd.h>
 
 namespace dlock::app {
 namespace {
-
-lock::HolderInfo self_info(const RunOptions& options) {
-    lock::HolderInfo self;
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    self.host = host;
-    self.pid = getpid();
-    // Informational only: cron and login shells set LOGNAME, which spares an NSS lookup.
-    if (const char* name = std::getenv("LOGNAME"); name && *name)
-        self.user = name;
-    else if (const passwd* pw = getpwuid(geteuid()))
-        self.user = pw->pw_name;
-    else
-        self.user = std::to_string(geteuid());
-    self.command = options.command_line;
-    return self;
-}
 
 int64_t wall_now_ms() {
     using namespace std::chrono;
@@ -45,6 +29,10 @@ int report_refusal(const RunOptions& options, const lock::Refused& refused) {
     std::string why;
     if (last.permit_limit > 0)
         why = lock::describe_permits(last, wall_now_ms());
+    else if (last.holder && last.held_until_ms > 0)
+        why = fmt::format("held by {}, finished but held until {} by --min-hold",
+                          lock::describe_holder(*last.holder, wall_now_ms()),
+                          lock::local_time(last.held_until_ms, wall_now_ms()));
     else if (last.holder && last.shared_holders > 0)
         why = fmt::format("held shared by {} holder{}, the oldest {}", last.shared_holders,
                           last.shared_holders == 1 ? "" : "s",
@@ -77,17 +65,29 @@ void export_lease(const RunOptions& options, const lock::InheritedHolds& inherit
     setenv("DLOCK_TTL_MS", std::to_string(options.ttl.count()).c_str(), 1);
 }
 
-// Releases our hold. Retries briefly through connection errors; if that fails the lease
-// simply expires after its TTL.
+// Locks keep a history (`dlock history`); semaphores do not.
+redis::LockBackend* history_of(lock::Backend& backend) {
+    return dynamic_cast<redis::LockBackend*>(&backend);
+}
+
+// Releases our hold, telling the history the command's exit status. Retries briefly through
+// connection errors; if that fails the lease simply expires after its TTL.
 void release(lock::Backend& backend, const lock::Keys& keys, const RunOptions& options,
-             const std::string& owner, const std::string& hold, bool shared, bool lease_lost) {
+             const lock::HolderInfo& self, const std::string& owner, const std::string& hold,
+             const lock::Acquired& acquired, bool lease_lost, int exit_status) {
+    const lock::ReleaseRequest request{owner,           hold,        kWaiterHeartbeat,
+                                       acquired.shared, exit_status, options.min_hold};
     Result<std::optional<int64_t>> released = fail(exit_code::internal, "not tried");
     for (int attempt = 0; attempt < 3; ++attempt) {
-        released = shared ? backend.release_shared(keys, owner, hold, kWaiterHeartbeat)
-                          : backend.release(keys, owner, hold, kWaiterHeartbeat);
+        released = backend.release(keys, request);
         if (released || !released.error().transient)
             break;
     }
+    if (released && !*released && history_of(backend))
+        record_lost_lease(
+            *history_of(backend), keys, self, acquired.shared, acquired.fence,
+            std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - acquired.sent_at),
+            exit_status);
     if (!released)
         log::warn("could not release {}: {}; it expires by itself within {}", options.name,
                   released.error().message, format_duration(options.ttl));
@@ -109,10 +109,9 @@ int run(const Connection& connection, const RunOptions& options) {
 
     const auto store = redis::backend_for(connection.redis, options.permits);
     lock::Backend& backend = *store;
+    const lock::HolderInfo self = self_info(options.command_line);
     lock::AcquireSpec spec{
-        keys,
-        {owner, hold, options.ttl, "", kWaiterHeartbeat, self_info(options), options.shared},
-        options.wait};
+        keys, {owner, hold, options.ttl, "", kWaiterHeartbeat, self, options.shared}, options.wait};
     auto result = lock::acquire(backend, spec);
     if (!result) {
         if (result.error().exit_code == exit_code::usage)
@@ -124,8 +123,12 @@ int run(const Connection& connection, const RunOptions& options) {
             log::error("{}", result.error().message);
         return result.error().exit_code;
     }
-    if (auto* refused = std::get_if<lock::Refused>(&*result))
+    if (auto* refused = std::get_if<lock::Refused>(&*result)) {
+        if (refused->timed_out && history_of(backend))
+            record_timed_out_wait(*history_of(backend), keys, self, options.shared, refused->last,
+                                  *options.wait);
         return report_refusal(options, *refused);
+    }
     const auto acquired = std::get<lock::Acquired>(*result);
     if (options.permits > 0)
         log::info("acquired a permit of {} (limit {}, token {})", options.name, options.permits,
@@ -139,13 +142,15 @@ int run(const Connection& connection, const RunOptions& options) {
     auto supervisor = process::Supervisor::create();
     if (!supervisor) {
         log::error("{}", supervisor.error().message);
-        release(backend, keys, options, owner, hold, acquired.shared, false);
+        release(backend, keys, options, self, owner, hold, acquired, false,
+                supervisor.error().exit_code);
         return supervisor.error().exit_code;
     }
     auto child = supervisor->spawn(options.argv);
     if (!child) {
         log::error("{}", child.error().message);
-        release(backend, keys, options, owner, hold, acquired.shared, false);
+        release(backend, keys, options, self, owner, hold, acquired, false,
+                child.error().exit_code);
         return child.error().exit_code;
     }
 
@@ -171,9 +176,10 @@ int run(const Connection& connection, const RunOptions& options) {
         log::error("could not renew the lease on {} in time; the command was stopped before "
                    "the lease could expire",
                    options.name);
-    release(backend, keys, options, owner, hold, acquired.shared, outcome.stopped);
-    return outcome.stopped ? exit_code::lease_lost
-                           : process::exit_code_from_wait_status(outcome.wait_status);
+    const int status = outcome.stopped ? exit_code::lease_lost
+                                       : process::exit_code_from_wait_status(outcome.wait_status);
+    release(backend, keys, options, self, owner, hold, acquired, outcome.stopped, status);
+    return status;
 }
 
 } // namespace dlock::app

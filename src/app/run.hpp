@@ -27,6 +27,7 @@ struct RunOptions {
     Millis kill_after{5'000};
     int lost_signal = SIGTERM;
     bool shared = false; // many shared holders may run together; an exclusive one runs alone
+    Millis min_hold{0};  // keep the (exclusive) lease at least this long after acquisition
     int64_t permits = 0; // > 0: hold one of this many permits of semaphore NAME (dlock sem run)
 };
 

@@ -3,8 +3,8 @@
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
 #include "redis/script_session.hpp"
+#include "util/json.hpp"
 #include "util/log.hpp"
-#include "util/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -83,7 +83,7 @@ int semaphore_status(const Connection& connection, const SemaphoreStatusOptions&
     }
     fmt::print("{}", options.json ? semaphore_json(*state) : format_semaphore(*state));
     std::fflush(stdout);
-    return state->holders.empty() ? exit_code::not_held : exit_code::ok;
+    return state->holders.empty() ? exit_code::nothing : exit_code::ok;
 }
 
 } // namespace dlock::app

@@ -40,7 +40,7 @@ Result<SemaphoreState> read_semaphore(const Connection& connection, const std::s
 std::string format_semaphore(const SemaphoreState& state);
 std::string semaphore_json(const SemaphoreState& state);
 
-// `dlock sem status NAME [--json]`: 0 if a permit is held, exit_code::not_held if none.
+// `dlock sem status NAME [--json]`: 0 if a permit is held, exit_code::nothing if none.
 int semaphore_status(const Connection& connection, const SemaphoreStatusOptions& options);
 
 } // namespace dlock::app

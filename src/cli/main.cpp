@@ -2,9 +2,12 @@
 
 #include "cli/bench_command.hpp"
 #include "cli/global_options.hpp"
+#include "cli/history_command.hpp"
 #include "cli/latch_command.hpp"
+#include "cli/release_command.hpp"
 #include "cli/run_command.hpp"
 #include "cli/sem_command.hpp"
+#include "cli/status_command.hpp"
 #include "util/log.hpp"
 
 #include <algorithm>
@@ -25,7 +28,8 @@ Exit status:
   69       Redis unreachable, or authentication failed
   70       internal error
   126      command found but not executable
-  127      command not found)";
+  127      command not found
+  1        status: nothing held; history: none; release --force: the lock was not held)";
 
 } // namespace
 
@@ -53,6 +57,9 @@ int main(int argc, char** argv) {
     RunCommand run(app);
     BenchCommand bench(app);
     LatchCommand latch(app);
+    StatusCommand status(app);
+    HistoryCommand history(app);
+    ReleaseCommand release(app);
     SemCommand sem(app);
 
     std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
@@ -78,6 +85,12 @@ int main(int argc, char** argv) {
         return latch.execute(globals);
     if (bench.app()->parsed())
         return bench.execute(globals);
+    if (status.app()->parsed())
+        return status.execute(globals);
+    if (history.app()->parsed())
+        return history.execute(globals);
+    if (release.app()->parsed())
+        return release.execute(globals);
     return exit_code::usage;
 }
 

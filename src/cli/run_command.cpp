@@ -93,6 +93,13 @@ RunCommand::RunCommand(CLI::App& parent, Target target) {
         ->option_text("SIGNAL");
     shell_option_ = app_->add_option("-c,--command", shell_command_, "run STRING with /bin/sh -c")
                         ->option_text("STRING");
+    if (!semaphore) // a permit is not kept after its command
+        min_hold_option_ =
+            app_->add_option("--min-hold", min_hold_,
+                             "keep the lock at least DURATION after acquiring it, even if the "
+                             "command finishes sooner (cron on hosts with skewed clocks; at most "
+                             "24h)")
+                ->option_text("DURATION");
 }
 
 Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& command) const {
@@ -164,6 +171,17 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
         if (!permits)
             return tl::unexpected(permits.error());
         o.permits = *permits;
+    }
+    if (min_hold_option_ && min_hold_option_->count() > 0) {
+        auto min_hold = for_option("--min-hold", parse_duration(min_hold_));
+        if (!min_hold)
+            return tl::unexpected(min_hold.error());
+        if (*min_hold > kMaxTtl)
+            return usage_error(fmt::format("--min-hold {}: must be at most {}", min_hold_,
+                                           format_duration(kMaxTtl)));
+        if (o.shared && *min_hold > Millis(0))
+            return usage_error("--min-hold applies to exclusive locks only, not with --shared");
+        o.min_hold = *min_hold;
     }
     return o;
 }

@@ -32,6 +32,7 @@ class RunCommand {
     std::string shell_command_;
     bool shared_ = false;
     bool exclusive_ = false;
+    std::string min_hold_;
     // Given on the command line (even as an empty string, which is then an error).
     CLI::Option* wait_option_ = nullptr;
     CLI::Option* kill_after_option_ = nullptr;
@@ -39,6 +40,7 @@ class RunCommand {
     bool semaphore_ = false;
     std::string permits_; // sem run -p
     std::string usage_;   // "run" or "sem run", for messages
+    CLI::Option* min_hold_option_ = nullptr;
 };
 
 } // namespace dlock::cli

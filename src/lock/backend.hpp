@@ -44,11 +44,24 @@ struct AcquireOutcome {
     bool shared = false;              // when acquired: granted shared (an exclusive owner asking
                                       // for shared re-enters exclusively instead)
     int64_t shared_holders = 0;       // when refused: current shared holds
+    int64_t held_until_ms = 0;        // when refused by a finished holder kept by --min-hold: until
+                                      // when (server ms); 0 otherwise
     // When refused by a semaphore: its limit (0: not a semaphore), the permits held, and the
     // first few holders (`holder` is the first of them).
     int64_t permit_limit = 0;
     int64_t permits_held = 0;
     std::vector<HolderInfo> permit_holders;
+};
+
+// The last word on a hold: besides who releases what, what the history records and how long
+// the lease must outlive the command.
+struct ReleaseRequest {
+    std::string_view owner;
+    std::string_view hold_id;
+    Millis heartbeat{};
+    bool shared = false;
+    std::optional<int> exit_status; // what dlock returns for the command, for the history
+    Millis min_hold{0};             // --min-hold: keep an exclusive lease until acquisition + this
 };
 
 // Everything the lock logic needs from a store. Implemented over one Redis connection in
@@ -68,6 +81,14 @@ class Backend {
     virtual Result<std::optional<int64_t>> release_shared(const Keys& keys, std::string_view owner,
                                                           std::string_view hold_id,
                                                           Millis heartbeat) = 0;
+    // As above, with the exit status (a store without a history ignores it) and --min-hold
+    // (refused by a store that cannot keep a lease after release).
+    virtual Result<std::optional<int64_t>> release(const Keys& keys, const ReleaseRequest& r) {
+        if (r.min_hold > Millis(0))
+            return fail(exit_code::internal, "--min-hold is not supported by this store");
+        return r.shared ? release_shared(keys, r.owner, r.hold_id, r.heartbeat)
+                        : release(keys, r.owner, r.hold_id, r.heartbeat);
+    }
     // Blocks until this waiter is woken (true) or `timeout` passes (false).
     virtual Result<bool> await_wake(const Keys& keys, std::string_view waiter_id,
                                     Millis timeout) = 0;

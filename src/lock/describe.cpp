@@ -1,23 +1,47 @@
 #include "lock/describe.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <ctime>
 #include <fmt/format.h>
 
 namespace dlock::lock {
 
-std::string local_time(int64_t ms, int64_t now_ms) {
-    time_t since = static_cast<time_t>(ms / 1000);
-    tm local{};
-    localtime_r(&since, &local);
-    char when[32];
-    const bool recent = now_ms - ms < 86'400'000;
-    strftime(when, sizeof when, recent ? "%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &local);
-    return when;
-}
-
 std::string describe_holder(const HolderInfo& h, int64_t now_ms) {
     return fmt::format("{} (pid {}, since {}, token {})", h.host.empty() ? "?" : h.host, h.pid,
                        local_time(h.since_ms, now_ms), h.fence);
+}
+
+namespace {
+
+std::string local(int64_t ms, const char* format) {
+    time_t seconds = static_cast<time_t>(ms / 1000);
+    tm fields{};
+    localtime_r(&seconds, &fields);
+    char when[32];
+    strftime(when, sizeof when, format, &fields);
+    return when;
+}
+
+} // namespace
+
+std::string local_time(int64_t ms, int64_t now_ms) {
+    return std::abs(now_ms - ms) < 86'400'000 ? local(ms, "%H:%M:%S") : local_datetime(ms);
+}
+
+std::string local_datetime(int64_t ms) {
+    return local(ms, "%Y-%m-%d %H:%M:%S");
+}
+
+std::string format_age(Millis age) {
+    const int64_t s = std::max<int64_t>(0, age.count() / 1000);
+    if (s < 60)
+        return fmt::format("{}s", s);
+    if (s < 3600)
+        return fmt::format("{}m{:02}s", s / 60, s % 60);
+    if (s < 86'400)
+        return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
+    return fmt::format("{}d{:02}h", s / 86'400, (s % 86'400) / 3600);
 }
 
 std::string describe_permits(const AcquireOutcome& r, int64_t now_ms) {

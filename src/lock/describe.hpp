@@ -7,13 +7,19 @@
 
 namespace dlock::lock {
 
-// "02:00:01": the local time of `ms` (ms since the epoch), with the date when it is not within
-// the day before `now_ms`.
-std::string local_time(int64_t ms, int64_t now_ms);
-
 // "web-2 (pid 4242, since 02:00:01, token 17)": the holder as shown in refusals.
 // The time is local; a date is added when it is not within the last day.
 std::string describe_holder(const HolderInfo& holder, int64_t now_ms);
+
+// `ms` (since the epoch) as local "02:00:01", or "2026-11-02 02:00:01" when it is not within a
+// day of `now_ms`.
+std::string local_time(int64_t ms, int64_t now_ms);
+
+// `ms` (since the epoch) as local "2026-11-02 02:00:01".
+std::string local_datetime(int64_t ms);
+
+// An age for people, to the second: "0s", "42s", "3m12s", "5h02m", "3d04h".
+std::string format_age(Millis age);
 
 // Why a semaphore refused a permit, to follow "<name> is" in a refusal:
 // "at its limit of 3 permits, held by web-1 (pid 4242, since 02:00:01, token 17), ..." or

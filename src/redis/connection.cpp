@@ -32,6 +32,21 @@ bool is_auth_error(std::string_view msg) {
            msg.find("unauthenticated") != std::string_view::npos;
 }
 
+// hiredis' argv form of a command: pointers and lengths (binary safe).
+struct Argv {
+    std::vector<const char*> argv;
+    std::vector<size_t> lens;
+
+    template <typename Range>
+    explicit Argv(const Range& args) {
+        for (const auto& a : args) {
+            argv.push_back(a.data());
+            lens.push_back(a.size());
+        }
+    }
+    int argc() const { return static_cast<int>(argv.size()); }
+};
+
 } // namespace
 
 void Connection::Free::operator()(redisContext* c) const {
@@ -130,17 +145,35 @@ Result<Reply> Connection::checked(void* raw_reply, std::string_view command_name
 Result<Reply> Connection::command(std::span<const std::string_view> args) {
     if (broken_)
         return tl::unexpected(io_error(args.empty() ? "command" : args[0]));
-    std::vector<const char*> argv;
-    std::vector<size_t> lens;
-    argv.reserve(args.size());
-    lens.reserve(args.size());
-    for (auto a : args) {
-        argv.push_back(a.data());
-        lens.push_back(a.size());
-    }
-    void* raw =
-        redisCommandArgv(ctx_.get(), static_cast<int>(argv.size()), argv.data(), lens.data());
+    Argv a(args);
+    void* raw = redisCommandArgv(ctx_.get(), a.argc(), a.argv.data(), a.lens.data());
     return checked(raw, args.empty() ? "command" : args[0]);
+}
+
+Result<std::vector<Result<Reply>>>
+Connection::pipeline(const std::vector<std::vector<std::string>>& commands) {
+    if (broken_)
+        return tl::unexpected(io_error("pipeline"));
+    for (const auto& args : commands) {
+        Argv a(args);
+        if (redisAppendCommandArgv(ctx_.get(), a.argc(), a.argv.data(), a.lens.data()) !=
+            REDIS_OK) {
+            broken_ = true;
+            return tl::unexpected(io_error("pipeline"));
+        }
+    }
+    std::vector<Result<Reply>> replies;
+    replies.reserve(commands.size());
+    for (const auto& args : commands) {
+        void* raw = nullptr;
+        const std::string_view name = args.empty() ? "pipeline" : std::string_view(args[0]);
+        if (redisGetReply(ctx_.get(), &raw) != REDIS_OK) {
+            broken_ = true;
+            return tl::unexpected(io_error(name));
+        }
+        replies.push_back(checked(raw, name));
+    }
+    return replies;
 }
 
 Result<Reply> Connection::blocking_command(std::initializer_list<std::string_view> args,

@@ -7,7 +7,9 @@
 #include <initializer_list>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 struct redisContext;
 
@@ -29,6 +31,10 @@ class Connection {
     Result<Reply> command(std::initializer_list<std::string_view> args) {
         return command(std::span<const std::string_view>(args.begin(), args.size()));
     }
+    // Sends all `commands`, then reads their replies: one round trip. An I/O error fails the
+    // whole batch (the connection is then broken); each reply is checked as by command().
+    Result<std::vector<Result<Reply>>>
+    pipeline(const std::vector<std::vector<std::string>>& commands);
     // For a blocking command (BLPOP ... timeout): the socket timeout is `block` longer.
     Result<Reply> blocking_command(std::initializer_list<std::string_view> args, Millis block);
 

@@ -1,6 +1,7 @@
 #include "redis/lock_backend.hpp"
 
 #include "redis/backends.hpp"
+#include "util/log.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +17,13 @@ Error bad_reply(std::string_view script_name) {
                  fmt::format("unexpected reply from script {}.lua", script_name)};
 }
 
+// The scripts append the error of a failed history write to their reply; the operation itself
+// succeeded, so it is only mentioned at -v.
+void note_history_error(const ReplyView& reply, size_t expected_size, std::string_view key) {
+    if (reply.size() > expected_size)
+        log::info("could not record history in {}: {}", key, reply[expected_size].str());
+}
+
 } // namespace
 
 Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
@@ -24,7 +32,7 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
     const std::string pid = std::to_string(r.self.pid);
     auto reply = run("acquire",
                      {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake, keys.readers,
-                      keys.rinfo, keys.xqueue},
+                      keys.rinfo, keys.xqueue, keys.history},
                      {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, r.self.host, pid,
                       r.self.user, r.self.command, r.shared ? "s" : "x"});
     if (!reply)
@@ -34,15 +42,17 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
     if (v.size() == 1 && v[0].as_int() == -1)
         return fail(exit_code::usage, "it is held shared by this owner, and a shared hold "
                                       "cannot be upgraded to exclusive");
-    if (v.size() == 4 && v[0].as_int() == 1) {
+    if ((v.size() == 4 || v.size() == 5) && v[0].as_int() == 1) {
+        note_history_error(v, 4, keys.history);
         out.acquired = true;
         out.fence = v[1].as_int();
         out.holds = v[2].as_int();
         out.shared = v[3].str() == "s";
         return out;
     }
-    if (v.size() != 10)
+    if (v.size() != 11 && v.size() != 12)
         return tl::unexpected(bad_reply("acquire"));
+    note_history_error(v, 11, keys.history);
     out.lease_left = Millis(v[1].as_int());
     if (!v[2].str().empty() || v[3].as_int() != 0)
         out.holder =
@@ -50,6 +60,7 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
                              std::string(v[5].str()), v[6].as_int(), v[7].as_int()};
     out.waiters = v[8].as_int();
     out.shared_holders = v[9].as_int();
+    out.held_until_ms = v[10].as_int();
     return out;
 }
 
@@ -74,18 +85,19 @@ Result<bool> LockBackend::renew_shared(const lock::Keys& keys, std::string_view 
     return renew(keys, owner, ttl, "s", hold_id);
 }
 
-Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys, std::string_view owner,
-                                                    std::string_view hold_id, Millis heartbeat,
-                                                    std::string_view mode) {
-    const std::string heartbeat_text = ms(heartbeat);
-    auto reply =
-        run("release",
-            {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.xqueue},
-            {owner, hold_id, heartbeat_text, mode});
+Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
+                                                    const lock::ReleaseRequest& r) {
+    const std::string heartbeat = ms(r.heartbeat), min_hold = ms(r.min_hold);
+    const std::string exit_status = r.exit_status ? std::to_string(*r.exit_status) : "";
+    auto reply = run("release",
+                     {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo,
+                      keys.xqueue, keys.history},
+                     {r.owner, r.hold_id, heartbeat, r.shared ? "s" : "x", exit_status, min_hold});
     if (!reply)
         return tl::unexpected(reply.error());
-    if (reply->size() != 2)
+    if (reply->size() != 2 && reply->size() != 3)
         return tl::unexpected(bad_reply("release"));
+    note_history_error(*reply, 2, keys.history);
     if ((*reply)[0].as_int() != 1)
         return std::optional<int64_t>{};
     return std::optional<int64_t>((*reply)[1].as_int());
@@ -93,14 +105,14 @@ Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys, std:
 
 Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys, std::string_view owner,
                                                     std::string_view hold_id, Millis heartbeat) {
-    return release(keys, owner, hold_id, heartbeat, "x");
+    return release(keys, lock::ReleaseRequest{owner, hold_id, heartbeat, false, std::nullopt});
 }
 
 Result<std::optional<int64_t>> LockBackend::release_shared(const lock::Keys& keys,
                                                            std::string_view owner,
                                                            std::string_view hold_id,
                                                            Millis heartbeat) {
-    return release(keys, owner, hold_id, heartbeat, "s");
+    return release(keys, lock::ReleaseRequest{owner, hold_id, heartbeat, true, std::nullopt});
 }
 
 Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view waiter_id,

@@ -26,17 +26,20 @@ class LockBackend final : public lock::Backend {
     Result<std::optional<int64_t>> release_shared(const lock::Keys& keys, std::string_view owner,
                                                   std::string_view hold_id,
                                                   Millis heartbeat) override;
+    Result<std::optional<int64_t>> release(const lock::Keys& keys,
+                                           const lock::ReleaseRequest& request) override;
     Result<bool> await_wake(const lock::Keys& keys, std::string_view waiter_id,
                             Millis timeout) override;
     Result<void> leave_queue(const lock::Keys& keys, std::string_view waiter_id,
                              Millis heartbeat) override;
 
+    // The connection, reopened if it broke (for other commands on the same name, e.g. the
+    // history).
+    Result<Connection*> connection() { return session_.connection(); }
+
   private:
     Result<bool> renew(const lock::Keys& keys, std::string_view owner, Millis ttl,
                        std::string_view mode, std::string_view hold_id);
-    Result<std::optional<int64_t>> release(const lock::Keys& keys, std::string_view owner,
-                                           std::string_view hold_id, Millis heartbeat,
-                                           std::string_view mode);
     Result<Reply> run(std::string_view script_name, const std::vector<std::string_view>& keys,
                       const std::vector<std::string_view>& args) {
         return session_.run(script_name, keys, args);

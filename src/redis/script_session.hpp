@@ -21,10 +21,10 @@ class ScriptSession {
     Result<Reply> run(std::string_view script_name, const std::vector<std::string_view>& keys,
                       const std::vector<std::string_view>& args);
     Result<bool> blpop(std::string_view key, Millis timeout);
-
-  private:
+    // The connection, reopened if it broke.
     Result<Connection*> connection();
 
+  private:
     ConnectOptions options_;
     std::optional<Connection> conn_;
 };

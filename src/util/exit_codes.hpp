@@ -4,7 +4,7 @@
 namespace dlock::exit_code {
 
 inline constexpr int ok = 0;
-inline constexpr int not_held = 1;     // sem status: no permit is held
+inline constexpr int nothing = 1;      // status: nothing held; history: none; release --force: free
 inline constexpr int usage = 64;       // EX_USAGE: bad option, name, duration or URL
 inline constexpr int unavailable = 69; // EX_UNAVAILABLE: Redis unreachable or auth failed
 inline constexpr int internal = 70;    // EX_SOFTWARE: unexpected reply, script error, bug

@@ -9,8 +9,8 @@ namespace dlock {
 // message quoting user input always stays on one line.
 std::string quote(std::string_view text);
 
-// "text" as a JSON string: quotes, backslashes and control bytes escaped; other bytes as they
-// are (dlock's own strings are ASCII; host, user and command are passed through as UTF-8).
-std::string json_string(std::string_view text);
+// `text` with control bytes escaped (\n, \t, \x1b) and everything else as is (UTF-8 stays
+// readable): a value from Redis that cannot break a table row or a line.
+std::string one_line(std::string_view text);
 
 } // namespace dlock

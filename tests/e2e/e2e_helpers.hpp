@@ -6,6 +6,7 @@
 #include "support/dlock_process.hpp"
 #include "support/redis_server.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
@@ -113,12 +114,16 @@ inline int64_t dbsize(const RedisServer& server) {
     return server.cmd({"DBSIZE"}).integer();
 }
 
-// All keys, for failure messages.
+// All keys, sorted, each followed by a space (for comparisons and failure messages).
 inline std::string all_keys(const RedisServer& server) {
     auto reply = server.cmd({"KEYS", "*"});
-    std::string out;
+    std::vector<std::string> keys;
     for (size_t i = 0; i < reply.size(); ++i)
-        out += std::string(reply[i].str()) + " ";
+        keys.emplace_back(reply[i].str());
+    std::sort(keys.begin(), keys.end());
+    std::string out;
+    for (const auto& k : keys)
+        out += k + " ";
     return out;
 }
 

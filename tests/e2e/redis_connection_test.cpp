@@ -186,7 +186,7 @@ TEST_CASE("password authentication", "[e2e][redis][password]") {
         CHECK(r.err.find(kPassword) == std::string::npos);
     }
     // Whatever happened, no lease is left behind.
-    CHECK(authed_dbsize(*server) <= 1); // at most the fencing counter
+    CHECK(authed_dbsize(*server) <= 2); // at most the fencing counter and the history
     authed(*server, kPassword).command({"CONFIG", "SET", "requirepass", ""});
 }
 
@@ -221,10 +221,10 @@ TEST_CASE("the database number in the URL is used", "[e2e][redis]") {
         return reply->integer();
     };
     CHECK(run_raw({"--redis", server->url() + "?db=3", "run", "job", "--", "true"}).exit_code == 0);
-    CHECK(dbsize_of(3) == 1);
+    CHECK(dbsize_of(3) == 2); // the fencing counter and the history
     CHECK(run_raw({"--redis", server->tcp_url() + "/5", "run", "job", "--", "true"}).exit_code ==
           0);
-    CHECK(dbsize_of(5) == 1);
+    CHECK(dbsize_of(5) == 2);
     CHECK(dbsize_of(0) == 0);
     // A database the server does not have.
     auto r = run_raw({"--redis", server->url() + "?db=99", "run", "job", "--", "true"});
@@ -256,13 +256,13 @@ TEST_CASE("key names follow --prefix and DLOCK_PREFIX", "[e2e][redis][prefix]") 
         CHECK(held.find("myapp:{job}:lock ") != std::string::npos);
         CHECK(held.find("myapp:{job}:fence ") != std::string::npos);
         CHECK(held.find("dlock:") == std::string::npos);
-        CHECK(after == "myapp:{job}:fence ");
+        CHECK(after == "myapp:{job}:fence myapp:{job}:history ");
     }
     SECTION("DLOCK_PREFIX") {
         auto [held, after] = keys_while_held({}, {{"DLOCK_PREFIX", "env.pfx"}});
         CHECK(held.find("env.pfx:{job}:lock ") != std::string::npos);
         CHECK(held.find("dlock:") == std::string::npos);
-        CHECK(after == "env.pfx:{job}:fence ");
+        CHECK(after == "env.pfx:{job}:fence env.pfx:{job}:history ");
     }
     SECTION("--prefix wins over DLOCK_PREFIX") {
         auto [held, after] = keys_while_held({"--prefix", "cli"}, {{"DLOCK_PREFIX", "env"}});
@@ -272,7 +272,7 @@ TEST_CASE("key names follow --prefix and DLOCK_PREFIX", "[e2e][redis][prefix]") 
     SECTION("the default prefix is dlock") {
         auto [held, after] = keys_while_held({}, {});
         CHECK(held.find("dlock:{job}:lock ") != std::string::npos);
-        CHECK(after == "dlock:{job}:fence ");
+        CHECK(after == "dlock:{job}:fence dlock:{job}:history ");
     }
     SECTION("different prefixes are different locks") {
         std::filesystem::remove(dir / "ready");

@@ -344,6 +344,24 @@ TEST_CASE("sem status shows the limit, the holders and the waiters", "[e2e][sem]
     CHECK(waiter->wait(10s).exit_code == 0);
 }
 
+TEST_CASE("dlock status lists a semaphore held through sem run", "[e2e][sem][status]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto a = start_holder(*server, dir, "a", "3");
+    auto b = start_holder(*server, dir, "b", "3");
+    auto r = run(*server, {"status", "--json"});
+    INFO(r.out);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("\"name\":\"pool\"") != std::string::npos);
+    CHECK(r.out.find("\"semaphore\":{\"limit\":3,\"used\":2,\"waiters\":0,") != std::string::npos);
+    CHECK(r.out.find("\"pid\":" + std::to_string(a->pid()) + ",") != std::string::npos);
+    CHECK(r.out.find("\"pid\":" + std::to_string(b->pid()) + ",") != std::string::npos);
+    touch(dir / "go");
+    CHECK(a->wait(10s).exit_code == 0);
+    CHECK(b->wait(10s).exit_code == 0);
+    CHECK(run(*server, {"status", "pool"}).exit_code == 1);
+}
+
 TEST_CASE("sem usage errors exit 64 and write nothing", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     for (const auto& args : std::vector<std::vector<std::string>>{
@@ -351,6 +369,7 @@ TEST_CASE("sem usage errors exit 64 and write nothing", "[e2e][sem]") {
              {"sem", "run", "-p", "0", "pool", "--", "true"},
              {"sem", "run", "-p", "x", "pool", "--", "true"},
              {"sem", "run", "-p", "2", "-s", "pool", "--", "true"},
+             {"sem", "run", "-p", "2", "--min-hold", "1m", "pool", "--", "true"},
              {"sem", "run", "-p", "2", "a b", "--", "true"},
              {"sem", "run", "-p", "2", "pool"},
              {"sem", "status", "bad name"},

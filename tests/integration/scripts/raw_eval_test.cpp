@@ -56,11 +56,11 @@ TEST_CASE("raw acquire returns {1, token, holds, mode} when taken", "[raw-eval]"
     CHECK(again[2].integer() == 2);
 }
 
-TEST_CASE("raw acquire returns the ten-field refusal when held", "[raw-eval]") {
+TEST_CASE("raw acquire returns the eleven-field refusal when held", "[raw-eval]") {
     REQUIRE_REDIS(server);
     auto taken = acquire(*server, "o1", "h1");
     auto r = acquire(*server, "o2", "h2", "w2");
-    REQUIRE(r.size() == 10);
+    REQUIRE(r.size() == 11);
     CHECK(r[0].integer() == 0);
     CHECK(r[1].integer() > 29'000);              // pttl
     CHECK(r[2].str() == "web-1");                // host
@@ -70,6 +70,8 @@ TEST_CASE("raw acquire returns the ten-field refusal when held", "[raw-eval]") {
     CHECK(r[6].integer() > 0);                   // since
     CHECK(r[7].integer() == taken[1].integer()); // token
     CHECK(r[8].integer() == 1);                  // queued waiters
+    CHECK(r[9].integer() == 0);                  // shared holders
+    CHECK(r[10].integer() == 0);                 // held until (--min-hold)
 }
 
 TEST_CASE("raw acquire refusal of a free lock with a queue has empty holder fields", "[raw-eval]") {
@@ -78,7 +80,7 @@ TEST_CASE("raw acquire refusal of a free lock with a queue has empty holder fiel
     acquire(*server, "o2", "h2", "w2");
     release(*server, "o1", "h1");
     auto r = acquire(*server, "o3", "h3", "w3");
-    REQUIRE(r.size() == 10);
+    REQUIRE(r.size() == 11);
     CHECK(r[0].integer() == 0);
     CHECK(r[1].integer() == -2);
     CHECK(r[2].str().empty());

@@ -1,4 +1,5 @@
 #include "lock/describe.hpp"
+#include "unit/utc_zone.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -6,29 +7,10 @@
 #include <optional>
 
 using namespace dlock::lock;
+using dlock::test::UtcZone;
+using namespace std::chrono_literals;
 
 namespace {
-
-// Pins the local time zone to UTC for one test, so times print predictably.
-class UtcZone {
-  public:
-    UtcZone() {
-        if (const char* tz = std::getenv("TZ"))
-            saved_ = tz;
-        setenv("TZ", "UTC0", 1);
-        tzset();
-    }
-    ~UtcZone() {
-        if (saved_)
-            setenv("TZ", saved_->c_str(), 1);
-        else
-            unsetenv("TZ");
-        tzset();
-    }
-
-  private:
-    std::optional<std::string> saved_;
-};
 
 constexpr int64_t kSince = 1'700'000'000'000; // 2023-11-14 22:13:20 UTC
 constexpr int64_t kDay = 86'400'000;
@@ -137,4 +119,25 @@ TEST_CASE("cutting a command line never splits a UTF-8 character", "[describe]")
     auto cut = command_line({"\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"}, 8); // €€€€
     CHECK(valid_utf8(cut));
     CHECK(cut.ends_with("..."));
+}
+
+TEST_CASE("local times: time of day within a day either way, else the date", "[describe]") {
+    UtcZone utc;
+    CHECK(local_time(kSince, kSince) == "22:13:20");
+    CHECK(local_time(kSince + 60'000, kSince) == "22:14:20"); // a little in the future
+    CHECK(local_time(kSince, kSince + kDay) == "2023-11-14 22:13:20");
+    CHECK(local_time(kSince + kDay, kSince) == "2023-11-15 22:13:20");
+    CHECK(local_datetime(kSince) == "2023-11-14 22:13:20");
+}
+
+TEST_CASE("ages are shown to the second, two units at most", "[describe]") {
+    CHECK(format_age(0ms) == "0s");
+    CHECK(format_age(999ms) == "0s");
+    CHECK(format_age(-5s) == "0s");
+    CHECK(format_age(42s) == "42s");
+    CHECK(format_age(192s) == "3m12s");
+    CHECK(format_age(65s) == "1m05s");
+    CHECK(format_age(3600s) == "1h00m");
+    CHECK(format_age(5h + 2min + 59s) == "5h02m");
+    CHECK(format_age(3 * 24h + 4h + 59min) == "3d04h");
 }

@@ -61,6 +61,7 @@ TEST_CASE("every key of a lock is prefix:{name}:part", "[keys]") {
     CHECK(keys.readers == "dlock:{job}:readers");
     CHECK(keys.rinfo == "dlock:{job}:rinfo");
     CHECK(keys.xqueue == "dlock:{job}:xqueue");
+    CHECK(keys.history == "dlock:{job}:history");
 }
 
 TEST_CASE("a semaphore has its own keys next to the lock of the same name", "[keys][semaphore]") {
@@ -78,10 +79,10 @@ TEST_CASE("a semaphore has its own keys next to the lock of the same name", "[ke
 
 TEST_CASE("all keys of a lock share one Cluster hash tag and are distinct", "[keys]") {
     const auto keys = Keys::of("team:x", "backup/db@host");
-    const std::vector<const std::string*> all{&keys.lock, &keys.fence,   &keys.queue,  &keys.alive,
-                                              &keys.wake, &keys.readers, &keys.rinfo,  &keys.xqueue,
-                                              &keys.sem,  &keys.permits, &keys.squeue, &keys.salive,
-                                              &keys.swake};
+    const std::vector<const std::string*> all{
+        &keys.lock,    &keys.fence,  &keys.queue,  &keys.alive,   &keys.wake,
+        &keys.readers, &keys.rinfo,  &keys.xqueue, &keys.history, &keys.sem,
+        &keys.permits, &keys.squeue, &keys.salive, &keys.swake};
     std::set<std::string> distinct;
     for (const auto* key : all) {
         INFO(*key);

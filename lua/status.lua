@@ -1,0 +1,87 @@
+-- Everything about one name, read in one round trip (changes nothing): its lock (exclusive
+-- holder or shared holders), its semaphore and its latch, with the live waiters of each.
+--
+--   redis-cli --eval lua/status.lua dlock:{job}:lock dlock:{job}:readers dlock:{job}:rinfo \
+--     dlock:{job}:alive dlock:{job}:latch dlock:{job}:latch-waiters dlock:{job}:sem \
+--     dlock:{job}:permits dlock:{job}:squeue
+--
+-- KEYS: lock hash, shared holds (zset hold id -> deadline ms), shared hold info (hash), lock
+--       waiter heartbeats (zset id -> deadline ms), latch hash, latch waiters (zset id ->
+--       deadline ms), semaphore hash (limit; p:<permit id> -> holder), permits (zset permit id
+--       -> deadline ms), semaphore waiters (zset).
+-- Returns {server now ms, lock, shared holders, lock waiters, latch, semaphore}:
+--   lock:      {} when absent, else {state ("x", or "done" for a finished holder kept by
+--              --min-hold), PTTL ms, host, pid, user, cmd, since ms, fencing token, holds,
+--              held until ms (0 unless "done")};
+--   shared holders, and a semaphore's holders: 8 fields per owner: {deadline ms, host, pid,
+--              user, cmd, since ms, fencing token, holds}, the owner's oldest hold first
+--              (deadline: its latest);
+--   latch:     {} when absent, else {count, initial, PTTL ms, live waiters};
+--   semaphore: {} when absent, else {limit, waiters, holder fields...}.
+-- Holder info strings are "owner\thost\tpid\tuser\tcmd\tsince_ms\tfence".
+local lock, readers, rinfo, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local latch, latch_waiters, sem, permits, squeue = KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+
+local t = redis.call('TIME')
+local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+-- The live members of `zset` (deadline > now), grouped by owner, appended to `out`.
+local function holders(zset, info_hash, field_prefix, out)
+  local by_owner, order = {}, {}
+  local live = redis.call('ZRANGEBYSCORE', zset, '(' .. now_ms, '+inf', 'WITHSCORES')
+  for i = 1, #live, 2 do
+    local info = redis.call('HGET', info_hash, field_prefix .. live[i])
+    if info then
+      local f = {}
+      for field in string.gmatch(info .. '\t', '([^\t]*)\t') do
+        f[#f + 1] = field
+      end
+      local deadline, since = tonumber(live[i + 1]), tonumber(f[6]) or 0
+      local o = by_owner[f[1]]
+      if not o then
+        o = {deadline, f[2] or '', tonumber(f[3]) or 0, f[4] or '', f[5] or '', since,
+             tonumber(f[7]) or 0, 0}
+        by_owner[f[1]] = o
+        order[#order + 1] = o
+      end
+      o[1] = math.max(o[1], deadline)
+      if since < o[6] then
+        o[2], o[3], o[4], o[5], o[6], o[7] = f[2] or '', tonumber(f[3]) or 0, f[4] or '',
+                                             f[5] or '', since, tonumber(f[7]) or 0
+      end
+      o[8] = o[8] + 1
+    end
+  end
+  table.sort(order, function(a, b) return a[6] < b[6] end)
+  for _, o in ipairs(order) do
+    for _, v in ipairs(o) do
+      out[#out + 1] = v
+    end
+  end
+  return out
+end
+
+local lock_info = {}
+local h = redis.call('HMGET', lock, 'owner', 'host', 'pid', 'user', 'cmd', 'since', 'fence',
+                     'holds', 'until')
+if h[1] then
+  lock_info = {h[1] == '' and 'done' or 'x', redis.call('PTTL', lock), h[2] or '',
+               tonumber(h[3] or 0), h[4] or '', h[5] or '', tonumber(h[6] or 0),
+               tonumber(h[7] or 0), tonumber(h[8] or 0), tonumber(h[9] or 0)}
+end
+
+local latch_info = {}
+local l = redis.call('HMGET', latch, 'count', 'initial')
+if l[2] then
+  latch_info = {tonumber(l[1]), tonumber(l[2]), redis.call('PTTL', latch),
+                redis.call('ZCOUNT', latch_waiters, '(' .. now_ms, '+inf')}
+end
+
+local sem_info = {}
+local limit = redis.call('HGET', sem, 'limit')
+if limit then
+  sem_info = holders(permits, sem, 'p:', {tonumber(limit), redis.call('ZCARD', squeue)})
+end
+
+return {now_ms, lock_info, holders(readers, rinfo, '', {}),
+        redis.call('ZCOUNT', alive, '(' .. now_ms, '+inf'), latch_info, sem_info}

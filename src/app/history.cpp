@@ -1,0 +1,136 @@
+#include "app/history.hpp"
+
+#include "lock/describe.hpp"
+#include "lock/keys.hpp"
+#include "redis/history.hpp"
+#include "util/json.hpp"
+#include "util/log.hpp"
+#include "util/table.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <fmt/format.h>
+
+namespace dlock::app {
+namespace {
+
+// Fields written as JSON numbers (README, "History"); everything else is a string.
+constexpr std::array<std::string_view, 14> kNumericFields{
+    "pid",         "fence",         "start_ms",       "end_ms",  "duration_ms",
+    "exit_status", "held_until_ms", "waited_ms",      "waiters", "other_pid",
+    "other_fence", "other_count",   "other_since_ms", "woken"};
+
+int64_t number(std::string_view text) {
+    int64_t n = 0;
+    std::from_chars(text.data(), text.data() + text.size(), n);
+    return n;
+}
+
+bool is_number(std::string_view text) {
+    int64_t n = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+std::string entry_json(const redis::HistoryEntry& e) {
+    std::string out = fmt::format("{{\"id\":{},\"time_ms\":{}", json_string(e.id), e.time_ms);
+    for (const auto& [k, v] : e.fields) {
+        const bool numeric =
+            std::find(kNumericFields.begin(), kNumericFields.end(), k) != kNumericFields.end() &&
+            is_number(v);
+        out += fmt::format(",{}:{}", json_string(k), numeric ? v : json_string(v));
+    }
+    return out + "}";
+}
+
+// The other party of a skip, a forced release or a lost lease.
+std::string other_party(const redis::HistoryEntry& e) {
+    if (e.field("other_host").empty() && e.field("other_pid").empty())
+        return "";
+    lock::HolderInfo other{
+        std::string(e.field("other_host")), number(e.field("other_pid")),
+        std::string(e.field("other_user")), std::string(e.field("other_command")),
+        number(e.field("other_since_ms")),  number(e.field("other_fence"))};
+    std::string out = lock::describe_holder(other, e.time_ms);
+    if (!other.user.empty())
+        out += " user " + other.user;
+    if (!other.command.empty())
+        out += " running " + other.command;
+    if (const auto n = number(e.field("other_count")); n > 1)
+        out += fmt::format(" and {} more", n - 1);
+    return out;
+}
+
+std::string details(const redis::HistoryEntry& e) {
+    std::string out(e.field("command"));
+    const auto event = e.field("event");
+    const std::string other = other_party(e);
+    std::vector<std::string> notes;
+    if (!e.field("waited_ms").empty())
+        notes.push_back("waited " + format_duration(Millis(number(e.field("waited_ms")))));
+    if (event == "skip")
+        notes.push_back(other.empty() ? "free, but waiters were queued first" : "held by " + other);
+    if (event == "force")
+        notes.push_back(
+            fmt::format("broke {}; woke {} waiter(s)", other, number(e.field("woken"))));
+    if (const auto until = e.field("held_until_ms"); !until.empty())
+        notes.push_back(fmt::format("{}held until {} by --min-hold",
+                                    event == "skip" ? "finished, " : "",
+                                    lock::local_time(number(until), e.time_ms)));
+    for (const auto& note : notes)
+        out += (out.empty() ? "" : "; ") + note;
+    return out;
+}
+
+std::vector<std::string> entry_row(const redis::HistoryEntry& e) {
+    const auto token = !e.field("fence").empty() ? e.field("fence") : e.field("other_fence");
+    const auto duration = e.field("duration_ms");
+    const auto exit_status = e.field("exit_status");
+    std::string event(e.field("event"));
+    if (e.field("mode") == "s")
+        event += " (shared)";
+    return {lock::local_datetime(e.time_ms),
+            event,
+            std::string(e.field("host")),
+            std::string(e.field("pid")),
+            std::string(e.field("user")),
+            token.empty() ? "-" : std::string(token),
+            duration.empty() ? "-" : format_duration(Millis(number(duration))),
+            exit_status.empty() ? "-" : std::string(exit_status),
+            details(e)};
+}
+
+} // namespace
+
+int history(const Connection& connection, const HistoryOptions& options) {
+    auto conn = redis::Connection::open(connection.redis);
+    if (!conn) {
+        log::error("{}", conn.error().message);
+        return conn.error().exit_code;
+    }
+    const auto key = lock::Keys::of(connection.prefix, options.name).history;
+    auto entries = redis::read_history(*conn, key, options.count);
+    if (!entries) {
+        log::error("{}", entries.error().message);
+        return entries.error().exit_code;
+    }
+    if (options.json) {
+        std::string out;
+        for (const auto& e : *entries)
+            out += (out.empty() ? "[\n" : ",\n") + entry_json(e);
+        fmt::print("{}\n", out.empty() ? "[]" : out + "\n]");
+    } else if (entries->empty()) {
+        fmt::print("no history for {}\n", options.name);
+    } else {
+        std::vector<std::vector<std::string>> rows{
+            {"TIME", "EVENT", "HOST", "PID", "USER", "TOKEN", "DURATION", "EXIT", "DETAILS"}};
+        for (const auto& e : *entries)
+            rows.push_back(entry_row(e));
+        fmt::print("{}", format_table(rows));
+    }
+    std::fflush(stdout);
+    return entries->empty() ? exit_code::nothing : exit_code::ok;
+}
+
+} // namespace dlock::app

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "app/run.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace dlock::app {
+
+inline constexpr int64_t kDefaultHistoryCount = 20;
+inline constexpr int64_t kMaxHistoryCount = 1000; // about what the stream keeps
+
+struct HistoryOptions {
+    std::string name;
+    int64_t count = kDefaultHistoryCount;
+    bool json = false;
+};
+
+// `dlock history NAME`: the newest entries first. 0 when there were some, exit_code::nothing
+// when the name has no history.
+int history(const Connection& connection, const HistoryOptions& options);
+
+} // namespace dlock::app

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "lock/backend.hpp"
+#include "redis/lock_backend.hpp"
+
+#include <string>
+
+namespace dlock::app {
+
+// The history events of `dlock run` that no script sees (acquisitions, releases and no-wait
+// refusals are recorded by the scripts themselves). Both are best effort and off the hot
+// path: a failure is logged at -v and changes nothing else.
+
+// The lease was found lost (not ours) at release; `exit_status` is what dlock returns.
+void record_lost_lease(redis::LockBackend& backend, const lock::Keys& keys,
+                       const lock::HolderInfo& self, bool shared, int64_t fence, Millis held_for,
+                       int exit_status);
+
+// A --wait ran out; `holder` is the holder as last seen (if the lock was held).
+void record_timed_out_wait(redis::LockBackend& backend, const lock::Keys& keys,
+                           const lock::HolderInfo& self, bool shared,
+                           const lock::AcquireOutcome& last, Millis waited);
+
+} // namespace dlock::app

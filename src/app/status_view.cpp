@@ -1,0 +1,133 @@
+#include "app/status_view.hpp"
+
+#include "lock/describe.hpp"
+#include "util/json.hpp"
+#include "util/table.hpp"
+
+#include <fmt/format.h>
+
+namespace dlock::app {
+namespace {
+
+using Row = std::vector<std::string>;
+
+const Row kHeader{"NAME",  "KIND", "STATE", "HOST",  "PID",     "USER",
+                  "SINCE", "TTL",  "TOKEN", "HOLDS", "WAITERS", "COMMAND"};
+
+std::string ttl(Millis left) {
+    return left.count() < 0 ? "none" : format_duration(left);
+}
+
+// NAME KIND STATE, then one holder's columns, then WAITERS and COMMAND.
+Row holder_row(const std::string& name, const char* kind, const std::string& state,
+               const lock::HolderStatus& h, int64_t waiters, int64_t now_ms) {
+    const auto& i = h.info;
+    return {name,
+            kind,
+            state,
+            i.host,
+            std::to_string(i.pid),
+            i.user,
+            fmt::format("{} ({} ago)", lock::local_time(i.since_ms, now_ms),
+                        lock::format_age(Millis(now_ms - i.since_ms))),
+            ttl(h.ttl_left),
+            std::to_string(i.fence),
+            std::to_string(h.holds),
+            std::to_string(waiters),
+            i.command};
+}
+
+Row empty_row(const std::string& name, const char* kind, const std::string& state,
+              const std::string& ttl_text, int64_t waiters) {
+    return {name, kind, state, "-", "-", "-", "-", ttl_text, "-", "-", std::to_string(waiters),
+            "-"};
+}
+
+void lock_rows(const lock::NameStatus& s, int64_t now_ms, std::vector<Row>& rows) {
+    const auto& l = s.lock;
+    if (l.holders.empty()) {
+        // A free lock is shown when asked for, or when waiters are queued on it.
+        if (l.waiters > 0 || (!s.semaphore && !s.latch))
+            rows.push_back(empty_row(s.name, "lock", "free", "-", l.waiters));
+        return;
+    }
+    std::string state = lock::state_name(l.state);
+    if (l.state == lock::LockStatus::State::min_hold)
+        state = "finished, held until " + lock::local_time(l.held_until_ms, now_ms);
+    for (const auto& h : l.holders)
+        rows.push_back(holder_row(s.name, "lock", state, h, l.waiters, now_ms));
+}
+
+void semaphore_rows(const lock::NameStatus& s, int64_t now_ms, std::vector<Row>& rows) {
+    const auto& sem = *s.semaphore;
+    const std::string state = fmt::format("{}/{} used", sem.used(), sem.limit);
+    if (sem.holders.empty())
+        rows.push_back(empty_row(s.name, "semaphore", state, "-", sem.waiters));
+    for (const auto& h : sem.holders)
+        rows.push_back(holder_row(s.name, "semaphore", state, h, sem.waiters, now_ms));
+}
+
+std::string holder_json(const lock::HolderStatus& h, int64_t now_ms) {
+    const auto& i = h.info;
+    return fmt::format("{{\"host\":{},\"pid\":{},\"user\":{},\"command\":{},\"since_ms\":{},"
+                       "\"age_ms\":{},\"ttl_ms\":{},\"fence\":{},\"holds\":{}}}",
+                       json_string(i.host), i.pid, json_string(i.user), json_string(i.command),
+                       i.since_ms, now_ms - i.since_ms, h.ttl_left.count(), i.fence, h.holds);
+}
+
+std::string holders_json(const std::vector<lock::HolderStatus>& holders, int64_t now_ms) {
+    std::string out = "[";
+    for (const auto& h : holders)
+        out += (out.size() > 1 ? "," : "") + holder_json(h, now_ms);
+    return out + "]";
+}
+
+std::string name_json(const lock::NameStatus& s, int64_t now_ms) {
+    const auto& l = s.lock;
+    std::string out =
+        fmt::format("{{\"name\":{},\"in_use\":{},\"lock\":{{\"state\":\"{}\",\"waiters\":{},"
+                    "\"held_until_ms\":{},\"holders\":{}}}",
+                    json_string(s.name), s.in_use(), lock::state_name(l.state), l.waiters,
+                    l.held_until_ms > 0 ? std::to_string(l.held_until_ms) : "null",
+                    holders_json(l.holders, now_ms));
+    if (s.semaphore)
+        out += fmt::format(",\"semaphore\":{{\"limit\":{},\"used\":{},\"waiters\":{},"
+                           "\"holders\":{}}}",
+                           s.semaphore->limit, s.semaphore->used(), s.semaphore->waiters,
+                           holders_json(s.semaphore->holders, now_ms));
+    else
+        out += ",\"semaphore\":null";
+    if (s.latch)
+        out += fmt::format(",\"latch\":{{\"count\":{},\"initial\":{},\"ttl_ms\":{},"
+                           "\"waiters\":{}}}}}",
+                           s.latch->count, s.latch->initial, s.latch->ttl_left.count(),
+                           s.latch->waiters);
+    else
+        out += ",\"latch\":null}";
+    return out;
+}
+
+} // namespace
+
+std::string status_table(const lock::StatusReport& report) {
+    std::vector<Row> rows{kHeader};
+    for (const auto& s : report.names) {
+        lock_rows(s, report.server_now_ms, rows);
+        if (s.semaphore)
+            semaphore_rows(s, report.server_now_ms, rows);
+        if (s.latch)
+            rows.push_back(empty_row(s.name, "latch",
+                                     fmt::format("count {}/{}", s.latch->count, s.latch->initial),
+                                     ttl(s.latch->ttl_left), s.latch->waiters));
+    }
+    return format_table(rows);
+}
+
+std::string status_json(const lock::StatusReport& report) {
+    std::string names;
+    for (const auto& s : report.names)
+        names += (names.empty() ? "" : ",") + name_json(s, report.server_now_ms);
+    return fmt::format("{{\"server_time_ms\":{},\"names\":[{}]}}", report.server_now_ms, names);
+}
+
+} // namespace dlock::app

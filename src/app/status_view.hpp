@@ -1,0 +1,15 @@
+#pragma once
+
+#include "lock/status.hpp"
+
+#include <string>
+
+namespace dlock::app {
+
+// `dlock status` for people: one aligned row per holder (README, "dlock status").
+std::string status_table(const lock::StatusReport& report);
+
+// `dlock status --json`: the stable field names documented in the README.
+std::string status_json(const lock::StatusReport& report);
+
+} // namespace dlock::app

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "cli/global_options.hpp"
+
+#include <string>
+#include <vector>
+
+namespace dlock::cli {
+
+// Logs `error` as dlock's one line on stderr and returns its exit status.
+int report(const Error& error);
+
+// Validates the lock `names`, then resolves the global options; both before anything talks to
+// Redis, so bad input changes nothing.
+Result<app::Connection> connection_for(const GlobalOptions& globals,
+                                       const std::vector<std::string>& names);
+
+} // namespace dlock::cli

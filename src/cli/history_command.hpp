@@ -1,0 +1,25 @@
+#pragma once
+
+#include "cli/global_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace dlock::cli {
+
+// `dlock history NAME [-n COUNT] [--json]`
+class HistoryCommand {
+  public:
+    explicit HistoryCommand(CLI::App& parent);
+    CLI::App* app() const { return app_; }
+    int execute(const GlobalOptions& globals);
+
+  private:
+    CLI::App* app_;
+    std::string name_;
+    std::string count_;
+    CLI::Option* count_option_ = nullptr;
+    bool json_ = false;
+};
+
+} // namespace dlock::cli

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "cli/global_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace dlock::cli {
+
+// `dlock release --force NAME`
+class ReleaseCommand {
+  public:
+    explicit ReleaseCommand(CLI::App& parent);
+    CLI::App* app() const { return app_; }
+    int execute(const GlobalOptions& globals);
+
+  private:
+    CLI::App* app_;
+    std::string name_;
+    bool force_ = false;
+};
+
+} // namespace dlock::cli

@@ -1,0 +1,39 @@
+#include "cli/status_command.hpp"
+
+#include "app/status.hpp"
+#include "cli/command_support.hpp"
+
+namespace dlock::cli {
+namespace {
+
+constexpr const char* kStatusExitStatus = R"(
+Exit status:
+  0        something is held: a lock (also one kept by --min-hold), a semaphore permit, or an
+           existing latch (with NAMEs: at least one of them; with --names: some name is listed)
+  1        nothing is held (every NAME is free)
+  64       usage error
+  69       Redis unreachable, or authentication failed
+  70       internal error)";
+
+} // namespace
+
+StatusCommand::StatusCommand(CLI::App& parent) {
+    app_ = parent.add_subcommand(
+        "status", "Show who holds locks, semaphores and latches (all under the prefix, or NAMEs)");
+    app_->add_option("NAME", names_, "names to show (default: every name in use)");
+    auto json = app_->add_flag("--json", json_, "print JSON instead of a table");
+    app_->add_flag("--names", names_only_, "print only the names in use, one per line")
+        ->excludes(json);
+    app_->footer(kStatusExitStatus);
+}
+
+int StatusCommand::execute(const GlobalOptions& globals) {
+    if (names_only_ && !names_.empty())
+        return report(Error{exit_code::usage, "--names lists every name in use; it takes no NAME"});
+    auto connection = connection_for(globals, names_);
+    if (!connection)
+        return report(connection.error());
+    return app::status(*connection, {names_, json_, names_only_});
+}
+
+} // namespace dlock::cli

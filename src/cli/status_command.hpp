@@ -1,0 +1,25 @@
+#pragma once
+
+#include "cli/global_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace dlock::cli {
+
+// `dlock status [NAME...] [--json]`, `dlock status --names`
+class StatusCommand {
+  public:
+    explicit StatusCommand(CLI::App& parent);
+    CLI::App* app() const { return app_; }
+    int execute(const GlobalOptions& globals);
+
+  private:
+    CLI::App* app_;
+    std::vector<std::string> names_;
+    bool json_ = false;
+    bool names_only_ = false;
+};
+
+} // namespace dlock::cli

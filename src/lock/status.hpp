@@ -1,0 +1,68 @@
+#pragma once
+
+#include "lock/backend.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlock::lock {
+
+// What `dlock status` shows about one name, read in one round trip (lua/status.lua).
+
+struct HolderStatus {
+    HolderInfo info;   // host, pid, user, command, since (server ms), fencing token
+    Millis ttl_left{}; // until the lease expires; -1 ms: no expiry
+    int64_t holds = 1; // re-entries: holds (or semaphore permits) of this owner
+};
+
+struct LockStatus {
+    enum class State {
+        free,      // nobody holds it (there may still be waiters)
+        exclusive, // one holder
+        shared,    // one or more shared holders
+        min_hold,  // the holder finished; --min-hold keeps it until held_until_ms
+    };
+    State state = State::free;
+    std::vector<HolderStatus> holders; // oldest first
+    int64_t waiters = 0;               // live queued waiters
+    int64_t held_until_ms = 0;         // min_hold: server ms when it expires
+};
+
+struct SemaphoreStatus {
+    int64_t limit = 0;
+    std::vector<HolderStatus> holders; // one per owner, oldest first; holds = its permits
+    int64_t waiters = 0;
+
+    int64_t used() const;
+};
+
+struct LatchStatus {
+    int64_t count = 0;
+    int64_t initial = 0;
+    Millis ttl_left{};
+    int64_t waiters = 0;
+};
+
+struct NameStatus {
+    std::string name;
+    LockStatus lock;
+    std::optional<SemaphoreStatus> semaphore;
+    std::optional<LatchStatus> latch;
+
+    // Held (a lock holder or a semaphore permit, also a --min-hold remainder) or an existing
+    // latch: what `dlock status` exits 0 for.
+    bool in_use() const;
+};
+
+struct StatusReport {
+    int64_t server_now_ms = 0; // "ago" and TTLs are relative to this, not the local clock
+    std::vector<NameStatus> names;
+};
+
+// The name's lock state as shown in the table and JSON: "free", "exclusive", "shared",
+// "min-hold".
+const char* state_name(LockStatus::State state);
+
+} // namespace dlock::lock

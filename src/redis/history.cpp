@@ -1,0 +1,48 @@
+#include "redis/history.hpp"
+
+#include "redis/script_runner.hpp"
+
+#include <charconv>
+
+namespace dlock::redis {
+
+std::string_view HistoryEntry::field(std::string_view name) const {
+    for (const auto& [k, v] : fields)
+        if (k == name)
+            return v;
+    return {};
+}
+
+Result<void> append_history(Connection& conn, const std::string& key, const HistoryFields& fields) {
+    std::vector<std::string_view> args;
+    for (const auto& [name, value] : fields)
+        args.insert(args.end(), {name, value});
+    auto reply = run_script(conn, script("history_add"), {key}, args);
+    if (!reply)
+        return tl::unexpected(reply.error());
+    return {};
+}
+
+Result<std::vector<HistoryEntry>> read_history(Connection& conn, const std::string& key,
+                                               int64_t count) {
+    const std::string n = std::to_string(count);
+    auto reply = conn.command({"XREVRANGE", key, "+", "-", "COUNT", n});
+    if (!reply)
+        return tl::unexpected(reply.error());
+    std::vector<HistoryEntry> out;
+    for (size_t i = 0; i < reply->size(); ++i) {
+        const auto item = (*reply)[i];
+        if (item.size() != 2)
+            return fail(exit_code::internal, "unexpected reply from XREVRANGE");
+        HistoryEntry entry;
+        entry.id = std::string(item[0].str());
+        std::from_chars(entry.id.data(), entry.id.data() + entry.id.size(), entry.time_ms);
+        const auto pairs = item[1];
+        for (size_t f = 0; f + 1 < pairs.size(); f += 2)
+            entry.fields.emplace_back(std::string(pairs[f].str()), std::string(pairs[f + 1].str()));
+        out.push_back(std::move(entry));
+    }
+    return out;
+}
+
+} // namespace dlock::redis

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "redis/connection.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dlock::redis {
+
+// Field names and values of one history event, in order (see README, "History").
+using HistoryFields = std::vector<std::pair<std::string, std::string>>;
+
+// One entry of a name's history stream.
+struct HistoryEntry {
+    std::string id;      // stream id "<ms>-<seq>"
+    int64_t time_ms = 0; // server time of the event (the id's first part)
+    HistoryFields fields;
+
+    // The value of field `name`, "" when absent.
+    std::string_view field(std::string_view name) const;
+};
+
+// Appends an event to the stream `key` (lua/history_add.lua: capped, server time, kept 30
+// days). Empty values are left out.
+Result<void> append_history(Connection& conn, const std::string& key, const HistoryFields& fields);
+
+// The newest `count` entries of the stream `key`, newest first (none if it does not exist).
+Result<std::vector<HistoryEntry>> read_history(Connection& conn, const std::string& key,
+                                               int64_t count);
+
+} // namespace dlock::redis

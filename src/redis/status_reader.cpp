@@ -1,0 +1,169 @@
+#include "redis/status_reader.hpp"
+
+#include "lock/keys.hpp"
+#include "redis/script_runner.hpp"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+#include <set>
+
+namespace dlock::redis {
+namespace {
+
+// The parts of a name's keys that mean "something is there" (see lua/status.lua).
+constexpr std::array<std::string_view, 6> kLiveParts{"lock",  "readers", "queue",
+                                                     "latch", "sem",     "permits"};
+
+// KEYS of lua/status.lua for one name.
+std::vector<std::string> status_keys(const std::string& prefix, const std::string& name) {
+    const auto keys = lock::Keys::of(prefix, name);
+    const std::string base = fmt::format("{}:{{{}}}:", prefix, name);
+    return {keys.lock,    keys.readers,     keys.rinfo,
+            keys.alive,   base + "latch",   base + "latch-waiters",
+            base + "sem", base + "permits", base + "squeue"};
+}
+
+std::vector<std::string> evalsha_command(const EmbeddedScript& script,
+                                         const std::vector<std::string>& keys) {
+    std::vector<std::string> argv{"EVALSHA", std::string(script.sha1), std::to_string(keys.size())};
+    argv.insert(argv.end(), keys.begin(), keys.end());
+    return argv;
+}
+
+// status.lua for one name on its own (EVALSHA, EVAL if the server does not have it).
+Result<Reply> status_of(Connection& conn, const std::string& prefix, const std::string& name) {
+    const auto keys = status_keys(prefix, name);
+    return run_script(conn, script("status"),
+                      std::vector<std::string_view>(keys.begin(), keys.end()), {});
+}
+
+Error bad_reply() {
+    return Error{exit_code::internal, "unexpected reply from script status.lua"};
+}
+
+// Holders in groups of 8: deadline, host, pid, user, cmd, since, fence, holds.
+bool parse_holders(ReplyView list, size_t from, int64_t now_ms,
+                   std::vector<lock::HolderStatus>& out) {
+    if (!list.is_array() || (list.size() - from) % 8 != 0)
+        return false;
+    for (size_t i = from; i + 8 <= list.size(); i += 8) {
+        lock::HolderStatus h;
+        h.ttl_left = Millis(list[i].as_int() - now_ms);
+        h.info = lock::HolderInfo{std::string(list[i + 1].str()), list[i + 2].as_int(),
+                                  std::string(list[i + 3].str()), std::string(list[i + 4].str()),
+                                  list[i + 5].as_int(),           list[i + 6].as_int()};
+        h.holds = list[i + 7].as_int();
+        out.push_back(std::move(h));
+    }
+    return true;
+}
+
+Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int64_t& now_ms) {
+    if (!v.is_array() || v.size() != 6)
+        return tl::unexpected(bad_reply());
+    now_ms = v[0].as_int();
+    lock::NameStatus s;
+    s.name = name;
+
+    const auto lock = v[1];
+    if (lock.size() == 10) {
+        const bool done = lock[0].str() == "done";
+        s.lock.state =
+            done ? lock::LockStatus::State::min_hold : lock::LockStatus::State::exclusive;
+        lock::HolderStatus h;
+        h.ttl_left = Millis(lock[1].as_int());
+        h.info = lock::HolderInfo{std::string(lock[2].str()), lock[3].as_int(),
+                                  std::string(lock[4].str()), std::string(lock[5].str()),
+                                  lock[6].as_int(),           lock[7].as_int()};
+        h.holds = lock[8].as_int();
+        s.lock.held_until_ms = done ? lock[9].as_int() : 0;
+        s.lock.holders.push_back(std::move(h));
+    } else if (lock.size() != 0) {
+        return tl::unexpected(bad_reply());
+    }
+    if (!parse_holders(v[2], 0, now_ms, s.lock.holders))
+        return tl::unexpected(bad_reply());
+    if (s.lock.state == lock::LockStatus::State::free && !s.lock.holders.empty())
+        s.lock.state = lock::LockStatus::State::shared;
+    s.lock.waiters = v[3].as_int();
+
+    const auto latch = v[4];
+    if (latch.size() == 4)
+        s.latch = lock::LatchStatus{latch[0].as_int(), latch[1].as_int(), Millis(latch[2].as_int()),
+                                    latch[3].as_int()};
+    const auto sem = v[5];
+    if (sem.size() >= 2) {
+        s.semaphore = lock::SemaphoreStatus{sem[0].as_int(), {}, sem[1].as_int()};
+        if (!parse_holders(sem, 2, now_ms, s.semaphore->holders))
+            return tl::unexpected(bad_reply());
+    }
+    return s;
+}
+
+} // namespace
+
+Result<std::vector<std::string>> scan_names(Connection& conn, const std::string& prefix) {
+    const std::string head = prefix + ":{";
+    const std::string pattern = head + "*}:*";
+    std::set<std::string> names;
+    std::string cursor = "0";
+    do {
+        auto reply = conn.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
+        if (!reply)
+            return tl::unexpected(reply.error());
+        if (!reply->is_array() || reply->size() != 2)
+            return fail(exit_code::internal, "unexpected reply from SCAN");
+        cursor = std::string((*reply)[0].str());
+        const auto keys = (*reply)[1];
+        for (size_t i = 0; i < keys.size(); ++i) {
+            const std::string_view key = keys[i].str();
+            const size_t close = key.find("}:", head.size());
+            if (!key.starts_with(head) || close == std::string_view::npos)
+                continue;
+            const auto name = key.substr(head.size(), close - head.size());
+            const auto part = key.substr(close + 2);
+            if (std::find(kLiveParts.begin(), kLiveParts.end(), part) != kLiveParts.end() &&
+                lock::validate_name(name))
+                names.emplace(name);
+        }
+    } while (cursor != "0");
+    return std::vector<std::string>(names.begin(), names.end());
+}
+
+Result<lock::StatusReport> read_status(Connection& conn, const std::string& prefix,
+                                       const std::vector<std::string>& names) {
+    lock::StatusReport report;
+    if (names.empty()) {
+        auto t = conn.command({"TIME"});
+        if (!t)
+            return tl::unexpected(t.error());
+        report.server_now_ms = (*t)[0].as_int() * 1000 + (*t)[1].as_int() / 1000;
+        return report;
+    }
+    // The first name also loads the script (EVAL on NOSCRIPT); the rest go in one batch.
+    auto first = status_of(conn, prefix, names[0]);
+    if (!first)
+        return tl::unexpected(first.error());
+    std::vector<std::vector<std::string>> batch;
+    for (size_t i = 1; i < names.size(); ++i)
+        batch.push_back(evalsha_command(script("status"), status_keys(prefix, names[i])));
+    auto rest = conn.pipeline(batch);
+    if (!rest)
+        return tl::unexpected(rest.error());
+
+    for (size_t i = 0; i < names.size(); ++i) {
+        auto& reply = i == 0 ? first : (*rest)[i - 1];
+        if (!reply && reply.error().message.starts_with("NOSCRIPT")) // flushed meanwhile
+            reply = status_of(conn, prefix, names[i]);
+        if (!reply)
+            return tl::unexpected(reply.error());
+        auto parsed = parse_status(names[i], *reply, report.server_now_ms);
+        if (!parsed)
+            return tl::unexpected(parsed.error());
+        report.names.push_back(std::move(*parsed));
+    }
+    return report;
+}
+
+} // namespace dlock::redis

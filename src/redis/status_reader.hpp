@@ -1,0 +1,20 @@
+#pragma once
+
+#include "lock/status.hpp"
+#include "redis/connection.hpp"
+
+#include <string>
+#include <vector>
+
+namespace dlock::redis {
+
+// Every name under `prefix` that has a lock, shared holds, waiters, a semaphore or a latch,
+// sorted. Walks the keyspace with SCAN (never KEYS), so it does not block the server.
+Result<std::vector<std::string>> scan_names(Connection& conn, const std::string& prefix);
+
+// The state of each name (lua/status.lua, pipelined: one round trip for all of them after
+// the first, which loads the script if needed).
+Result<lock::StatusReport> read_status(Connection& conn, const std::string& prefix,
+                                       const std::vector<std::string>& names);
+
+} // namespace dlock::redis

@@ -1,0 +1,60 @@
+#include "util/user_name.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <fcntl.h>
+#include <pwd.h>
+#include <unistd.h>
+
+namespace dlock {
+namespace {
+
+// /etc/passwd, or "" if it cannot be read. Local passwd files are a few KiB.
+std::string read_passwd() {
+    std::string text;
+    const int fd = open("/etc/passwd", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return text;
+    char buffer[16384];
+    ssize_t n;
+    while ((n = read(fd, buffer, sizeof buffer)) > 0 && text.size() < (1u << 20))
+        text.append(buffer, static_cast<size_t>(n));
+    close(fd);
+    return text;
+}
+
+} // namespace
+
+std::string user_in_passwd(std::string_view text, uid_t uid) {
+    while (!text.empty()) {
+        const size_t end = text.find('\n');
+        std::string_view line = text.substr(0, end);
+        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+        // name:password:uid:...
+        const size_t name_end = line.find(':');
+        const size_t uid_start = line.find(':', name_end == line.npos ? line.npos : name_end + 1);
+        if (name_end == 0 || uid_start == line.npos)
+            continue;
+        const size_t uid_end = line.find(':', uid_start + 1);
+        const std::string_view field = line.substr(uid_start + 1, uid_end - uid_start - 1);
+        uid_t value = 0;
+        auto [ptr, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+        if (ec == std::errc() && ptr == field.data() + field.size() && !field.empty() &&
+            value == uid)
+            return std::string(line.substr(0, name_end));
+    }
+    return "";
+}
+
+std::string current_user_name() {
+    if (const char* name = std::getenv("LOGNAME"); name && *name)
+        return name;
+    const uid_t uid = geteuid();
+    if (std::string name = user_in_passwd(read_passwd(), uid); !name.empty())
+        return name;
+    if (const passwd* pw = getpwuid(uid))
+        return pw->pw_name;
+    return std::to_string(uid);
+}
+
+} // namespace dlock

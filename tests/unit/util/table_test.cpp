@@ -1,0 +1,29 @@
+#include "util/table.hpp"
+#include "util/text.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace dlock;
+
+TEST_CASE("tables align columns two spaces apart and do not pad the last", "[table]") {
+    CHECK(format_table({{"NAME", "KIND", "COMMAND"},
+                        {"job", "lock", "./backup.sh --full"},
+                        {"deploy-all", "latch", "-"}}) == "NAME        KIND   COMMAND\n"
+                                                          "job         lock   ./backup.sh --full\n"
+                                                          "deploy-all  latch  -\n");
+}
+
+TEST_CASE("table widths count UTF-8 characters, not bytes", "[table]") {
+    CHECK(format_table({{"USER", "X"}, {"j\xc3\xb6rg", "1"}}) == "USER  X\nj\xc3\xb6rg  1\n");
+}
+
+TEST_CASE("table cells cannot break a row", "[table]") {
+    CHECK(format_table({{"a\nb", "c\td"}}) == "a\\nb  c\\td\n");
+}
+
+TEST_CASE("one_line escapes control bytes and keeps UTF-8", "[text]") {
+    CHECK(one_line("plain") == "plain");
+    CHECK(one_line("x\ny\x1b") == "x\\ny\\x1b");
+    CHECK(one_line("\xc3\xa9") == "\xc3\xa9");
+    CHECK(quote("\xc3\xa9") == "'\\xc3\\xa9'");
+}
