@@ -1,8 +1,7 @@
 #include "cli/sem_command.hpp"
 
 #include "app/semaphore.hpp"
-#include "lock/keys.hpp"
-#include "util/log.hpp"
+#include "cli/command_support.hpp"
 
 namespace dlock::cli {
 namespace {
@@ -37,20 +36,11 @@ SemCommand::SemCommand(CLI::App& parent)
 int SemCommand::execute(const GlobalOptions& globals, const std::vector<std::string>& command) {
     if (runs_command())
         return run_.execute(globals, command);
-    if (!command.empty()) {
-        log::error("unexpected '--' (only sem run takes a command)");
-        return exit_code::usage;
-    }
-    // Validated before connecting: bad input writes nothing to Redis.
-    if (auto name = lock::validate_name(name_); !name) {
-        log::error("{}", name.error().message);
-        return exit_code::usage;
-    }
-    auto connection = globals.resolve();
-    if (!connection) {
-        log::error("{}", connection.error().message);
-        return connection.error().exit_code;
-    }
+    if (!command.empty())
+        return report(Error{exit_code::usage, "unexpected '--' (only sem run takes a command)"});
+    auto connection = connection_for(globals, {name_});
+    if (!connection)
+        return report(connection.error());
     return app::semaphore_status(*connection, {name_, json_});
 }
 

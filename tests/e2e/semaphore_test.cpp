@@ -3,6 +3,7 @@
 // conflicting limits change nothing, and the command gets DLOCK_PERMIT.
 
 #include "e2e/e2e_helpers.hpp"
+#include "e2e/ops_helpers.hpp"
 
 #include <algorithm>
 #include <map>
@@ -139,9 +140,7 @@ TEST_CASE("sem run -n refuses with 75 and names the holders", "[e2e][sem]") {
     r = run(*server, {"sem", "run", "-E", "3", "-p", "2", "pool", "--", "true"});
     CHECK(r.exit_code == 3);
 
-    touch(dir / "go");
-    CHECK(a->wait(10s).exit_code == 0);
-    CHECK(b->wait(10s).exit_code == 0);
+    let_go(dir, {a.get(), b.get()});
 }
 
 TEST_CASE("sem run -w gets a permit promptly after a release", "[e2e][sem]") {
@@ -173,8 +172,7 @@ TEST_CASE("sem run -w gives up with 75 when no permit comes free", "[e2e][sem]")
     CHECK(r.err.find("timed out after 500ms waiting for pool, at its limit of 1 permit") !=
           std::string::npos);
     CHECK_FALSE(exists(*server, key("pool", "squeue")));
-    touch(dir / "go");
-    CHECK(holder->wait(10s).exit_code == 0);
+    let_go(dir, {holder.get()});
 }
 
 TEST_CASE("a different -p while holders exist exits 64 and changes nothing", "[e2e][sem]") {
@@ -228,8 +226,7 @@ TEST_CASE("sem run gives the command DLOCK_PERMIT and the lease variables", "[e2
     CHECK(info.starts_with(env["DLOCK_OWNER"] + "\t"));
     CHECK(info.ends_with("\t" + env["DLOCK_FENCING_TOKEN"]));
     CHECK(info.find("\t" + std::to_string(holder->pid()) + "\t") != std::string::npos);
-    touch(dir / "go");
-    CHECK(holder->wait(10s).exit_code == 0);
+    let_go(dir, {holder.get()});
     CHECK_FALSE(exists(*server, key("pool", "sem")));
 }
 
@@ -339,9 +336,7 @@ TEST_CASE("sem status shows the limit, the holders and the waiters", "[e2e][sem]
     for (const auto* field : {"\"user\":\"", "\"since_ms\":", "\"ttl_ms\":", "\"fence\":"})
         CHECK(r.out.find(field) != std::string::npos);
 
-    touch(dir / "go");
-    CHECK(holder->wait(10s).exit_code == 0);
-    CHECK(waiter->wait(10s).exit_code == 0);
+    let_go(dir, {holder.get(), waiter.get()});
 }
 
 TEST_CASE("dlock status lists a semaphore held through sem run", "[e2e][sem][status]") {
@@ -356,9 +351,7 @@ TEST_CASE("dlock status lists a semaphore held through sem run", "[e2e][sem][sta
     CHECK(r.out.find("\"semaphore\":{\"limit\":3,\"used\":2,\"waiters\":0,") != std::string::npos);
     CHECK(r.out.find("\"pid\":" + std::to_string(a->pid()) + ",") != std::string::npos);
     CHECK(r.out.find("\"pid\":" + std::to_string(b->pid()) + ",") != std::string::npos);
-    touch(dir / "go");
-    CHECK(a->wait(10s).exit_code == 0);
-    CHECK(b->wait(10s).exit_code == 0);
+    let_go(dir, {a.get(), b.get()});
     CHECK(run(*server, {"status", "pool"}).exit_code == 1);
 }
 
