@@ -66,9 +66,9 @@ RunCommand::RunCommand(CLI::App& parent, Target target) {
     const bool semaphore = semaphore_;
     usage_ = semaphore ? "sem run" : "run";
     const std::string what = semaphore ? "[options] -p N NAME" : "[options] NAME...";
-    app_ = parent.add_subcommand("run", semaphore
-                                            ? "Run a command while holding one of N permits"
-                                            : "Run a command while holding a lock (or several)");
+    app_ =
+        parent.add_subcommand("run", semaphore ? "Run a command while holding one of N permits"
+                                               : "Run a command while holding a lock (or several)");
     app_->footer(fmt::format("\nUsage:\n  dlock [global options] {} {} -- COMMAND [ARG...]\n"
                              "  dlock [global options] {} {} -c 'shell command'{}",
                              usage_, what, usage_, what,
