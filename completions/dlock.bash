@@ -142,7 +142,8 @@ _dlock_complete() {
         subcommands='run status'
         ;;
     'sem run')
-        options="${_dlock_run_options/--shared --exclusive/} --permits"
+        options='--help --no-wait --wait --permits --conflict-exit-code --ttl --kill-after
+            --lost-signal --command'
         ((positionals == 0)) && names=1
         ;;
     'sem status' | 'latch status')

@@ -104,10 +104,10 @@ complete -c dlock -n $runs -s k -l kill-after -x -d 'SIGKILL this long after the
 complete -c dlock -n $runs -l lost-signal -x -a 'TERM INT HUP QUIT USR1 USR2 KILL' \
     -d 'Signal sent when the lease is lost'
 complete -c dlock -n $runs -s c -l command -x -d 'Run STRING with /bin/sh -c'
-complete -c dlock -n $runs -l min-hold -x -d 'Keep the lock at least DURATION'
 complete -c dlock -n $runs -s h -l help -d 'Print help and exit'
 complete -c dlock -n '__dlock_at run' -s s -l shared -d 'Take the lock shared'
 complete -c dlock -n '__dlock_at run' -s x -l exclusive -d 'Take the lock exclusively (default)'
+complete -c dlock -n '__dlock_at run' -l min-hold -x -d 'Keep the lock at least DURATION'
 complete -c dlock -n '__dlock_at "sem run"' -s p -l permits -x -d 'Number of permits'
 
 # sem and latch.

@@ -7,6 +7,7 @@
 #include "lock/acquire_all.hpp"
 #include "process/exit_status.hpp"
 #include "process/supervisor.hpp"
+#include "redis/backends.hpp"
 #include "redis/lock_backend.hpp"
 #include "util/log.hpp"
 #include "util/signal_latch.hpp"
@@ -16,24 +17,29 @@
 namespace dlock::app {
 namespace {
 
+// Locks keep a history (`dlock history`); semaphores do not.
+redis::LockBackend* history_of(lock::Backend& backend) {
+    return dynamic_cast<redis::LockBackend*>(&backend);
+}
+
 // Releases every lease, telling the scripts (and so the history) how the command ended; a
 // lease found no longer ours is recorded as lost.
-void release_after_run(redis::LockBackend& backend, lock::LeaseSet& leases,
-                       const RunOptions& options, const lock::HolderInfo& self, int exit_status,
-                       bool after_loss) {
+void release_after_run(lock::Backend& backend, lock::LeaseSet& leases, const RunOptions& options,
+                       const lock::HolderInfo& self, int exit_status, bool after_loss) {
     lock::LeaseSet::Ending ending;
     ending.after_loss = after_loss;
     ending.exit_status = exit_status;
     ending.min_hold = options.min_hold;
-    ending.on_gone = [&](const lock::HeldLease& lease) {
-        record_lost_lease(backend, lease.keys(), self, lease.shared(), lease.fence(),
-                          lease.held_for(), exit_status);
-    };
+    if (auto* history = history_of(backend))
+        ending.on_gone = [&, history](const lock::HeldLease& lease) {
+            record_lost_lease(*history, lease.keys(), self, lease.shared(), lease.fence(),
+                              lease.held_for(), exit_status);
+        };
     leases.release_all(backend, ending);
 }
 
 // Runs the command while every lease is held; releases them all afterwards.
-int supervise(const RunOptions& options, const lock::HolderInfo& self, redis::LockBackend& backend,
+int supervise(const RunOptions& options, const lock::HolderInfo& self, lock::Backend& backend,
               lock::LeaseSet& leases) {
     auto supervisor = process::Supervisor::create();
     if (!supervisor) {
@@ -73,11 +79,13 @@ int supervise(const RunOptions& options, const lock::HolderInfo& self, redis::Lo
 } // namespace
 
 int run(const Connection& connection, const RunOptions& options) {
-    const auto owners = RunOwners::resolve(options.names);
+    // A permit is never re-entered: a nested `sem run` takes another one.
+    const auto owners = RunOwners::resolve(options.names, options.permits == 0);
     const lock::HolderInfo self = self_info(options.command_line);
-    redis::LockBackend backend(connection.redis);
-    lock::LeaseSet leases(redis::backend_factory(connection.redis), options.ttl, options.kill_after,
-                          kWaiterHeartbeat);
+    const auto store = redis::backend_for(connection.redis, options.permits);
+    lock::Backend& backend = *store;
+    lock::LeaseSet leases(redis::backend_factory_for(connection.redis, options.permits),
+                          options.ttl, options.kill_after, kWaiterHeartbeat);
     // A signal while a multi-name run waits for a later name must not leave the earlier ones
     // held until their TTL runs out: catch it, give them back, then die of it. (One name: the
     // default action is right, and costs no system calls.)
@@ -97,8 +105,9 @@ int run(const Connection& connection, const RunOptions& options) {
         return taken.error().exit_code;
     }
     if (auto* blocked = std::get_if<lock::Blocked>(&*taken)) {
-        if (blocked->refused.timed_out && options.wait)
-            record_timed_out_wait(backend, lock::Keys::of(connection.prefix, blocked->name), self,
+        if (blocked->refused.timed_out && options.wait && history_of(backend))
+            record_timed_out_wait(*history_of(backend),
+                                  lock::Keys::of(connection.prefix, blocked->name), self,
                                   options.shared, blocked->refused.last, *options.wait);
         return report_refusal(options, *blocked);
     }

@@ -5,6 +5,7 @@
 #include "util/exit_codes.hpp"
 
 #include <csignal>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,7 @@ struct RunOptions {
     int lost_signal = SIGTERM;
     bool shared = false; // many shared holders may run together; an exclusive one runs alone
     Millis min_hold{0};  // keep the (exclusive) lease at least this long after acquisition
+    int64_t permits = 0; // > 0: hold one of this many permits of semaphore NAME (dlock sem run)
 };
 
 // How long a waiter that stops heartbeating stays in the queue (see README, "Waiting").

@@ -16,11 +16,11 @@ void append_word(std::string& list, std::string_view word) {
 
 } // namespace
 
-RunOwners RunOwners::resolve(const std::vector<std::string>& names) {
+RunOwners RunOwners::resolve(const std::vector<std::string>& names, bool reenter) {
     RunOwners owners{lock::InheritedHolds::from_environment(), {}, {}};
     std::string fresh; // generated only when needed: re-entry takes no random token
     for (const auto& name : names) {
-        if (auto inherited = owners.inherited.owner_of(name)) {
+        if (auto inherited = reenter ? owners.inherited.owner_of(name) : std::nullopt) {
             owners.of_name.push_back(std::move(*inherited));
             continue;
         }
@@ -58,7 +58,13 @@ void export_leases(const RunOptions& options, const RunOwners& owners,
         append_word(tokens, name + "=" + std::to_string(leases.find(name)->fence()));
     }
     const auto first_token = std::to_string(leases.find(options.names.front())->fence());
-    setenv("DLOCK_HELD", held.held.c_str(), 1);
+    // A permit is not re-entered (a nested `sem run` takes another one): not in DLOCK_HELD.
+    if (options.permits > 0) {
+        setenv("DLOCK_PERMIT", leases.find(options.names.front())->hold_id().c_str(), 1);
+    } else {
+        setenv("DLOCK_HELD", held.held.c_str(), 1);
+        unsetenv("DLOCK_PERMIT");
+    }
     setenv("DLOCK_NAME", names.c_str(), 1);
     setenv("DLOCK_OWNER", owners.run_owner.c_str(), 1);
     setenv("DLOCK_FENCING_TOKEN", first_token.c_str(), 1);

@@ -16,7 +16,8 @@ struct RunOwners {
     std::vector<std::string> of_name; // one per name, in RunOptions::names order
     std::string run_owner;            // DLOCK_OWNER: the fresh token, else the first name's
 
-    static RunOwners resolve(const std::vector<std::string>& names);
+    // `reenter` false: every name gets the fresh token (semaphore permits are not re-entered).
+    static RunOwners resolve(const std::vector<std::string>& names, bool reenter = true);
 };
 
 // One request per name, with this process's holder information `self`.

@@ -15,6 +15,8 @@ int64_t wall_now_ms() {
 
 // Why the name could not be taken: "held by ...", "held shared by ..." or "free, but ...".
 std::string why_refused(const lock::AcquireOutcome& last) {
+    if (last.permit_limit > 0)
+        return lock::describe_permits(last, wall_now_ms());
     if (last.holder && last.held_until_ms > 0)
         return fmt::format("held by {}, finished but held until {} by --min-hold",
                            lock::describe_holder(*last.holder, wall_now_ms()),

@@ -77,8 +77,11 @@ std::string holder_json(const lock::HolderStatus& h, int64_t now_ms) {
 
 std::string holders_json(const std::vector<lock::HolderStatus>& holders, int64_t now_ms) {
     std::string out = "[";
-    for (const auto& h : holders)
-        out += (out.size() > 1 ? "," : "") + holder_json(h, now_ms);
+    for (const auto& h : holders) {
+        if (out.size() > 1)
+            out += ',';
+        out += holder_json(h, now_ms);
+    }
     return out + "]";
 }
 
@@ -125,8 +128,11 @@ std::string status_table(const lock::StatusReport& report) {
 
 std::string status_json(const lock::StatusReport& report) {
     std::string names;
-    for (const auto& s : report.names)
-        names += (names.empty() ? "" : ",") + name_json(s, report.server_now_ms);
+    for (const auto& s : report.names) {
+        if (!names.empty())
+            names += ',';
+        names += name_json(s, report.server_now_ms);
+    }
     return fmt::format("{{\"server_time_ms\":{},\"names\":[{}]}}", report.server_now_ms, names);
 }
 

@@ -7,6 +7,7 @@
 #include "cli/latch_command.hpp"
 #include "cli/release_command.hpp"
 #include "cli/run_command.hpp"
+#include "cli/sem_command.hpp"
 #include "cli/status_command.hpp"
 #include "util/log.hpp"
 
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
     StatusCommand status(app);
     HistoryCommand history(app);
     ReleaseCommand release(app);
+    SemCommand sem(app);
     ConfigCommand config(app);
 
     std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
@@ -78,6 +80,8 @@ int main(int argc, char** argv) {
     }
     if (run.app()->parsed())
         return run.execute(globals, command);
+    if (sem.app()->parsed())
+        return sem.execute(globals, command);
     if (!command.empty()) {
         log::error("unexpected '--' (only run takes a command)");
         return exit_code::usage;

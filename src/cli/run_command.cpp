@@ -17,6 +17,7 @@ namespace {
 
 constexpr Millis kMinTtl{1000};
 constexpr Millis kMaxTtl{24 * 3600 * 1000};
+constexpr int64_t kMaxPermits = 1'000'000;
 
 std::optional<int> parse_exit_code(std::string_view text) {
     int value = -1;
@@ -41,6 +42,16 @@ Result<std::vector<std::string>> distinct_names(const std::vector<std::string>& 
     return names;
 }
 
+// -p N: 1 to kMaxPermits, digits only.
+Result<int64_t> parse_permits(std::string_view text) {
+    int64_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > kMaxPermits)
+        return usage_error(
+            fmt::format("--permits {}: must be a number from 1 to {}", quote(text), kMaxPermits));
+    return value;
+}
+
 template <typename T>
 Result<T> for_option(std::string_view option, Result<T> r) {
     if (!r)
@@ -50,12 +61,23 @@ Result<T> for_option(std::string_view option, Result<T> r) {
 
 } // namespace
 
-RunCommand::RunCommand(CLI::App& parent) {
-    app_ = parent.add_subcommand("run", "Run a command while holding a lock (or several)");
-    app_->footer("\nUsage:\n  dlock [global options] run [options] NAME... -- COMMAND [ARG...]\n"
-                 "  dlock [global options] run [options] NAME... -c 'shell command'\n"
-                 "Several names are taken all or none, in a fixed order (no deadlock).");
-    app_->add_option("NAME", names_, "lock names: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = - each")
+RunCommand::RunCommand(CLI::App& parent, Target target) {
+    semaphore_ = target == Target::semaphore;
+    const bool semaphore = semaphore_;
+    usage_ = semaphore ? "sem run" : "run";
+    const std::string what = semaphore ? "[options] -p N NAME" : "[options] NAME...";
+    app_ =
+        parent.add_subcommand("run", semaphore ? "Run a command while holding one of N permits"
+                                               : "Run a command while holding a lock (or several)");
+    app_->footer(fmt::format("\nUsage:\n  dlock [global options] {} {} -- COMMAND [ARG...]\n"
+                             "  dlock [global options] {} {} -c 'shell command'{}",
+                             usage_, what, usage_, what,
+                             semaphore ? ""
+                                       : "\nSeveral names are taken all or none, in a fixed "
+                                         "order (no deadlock)."));
+    app_->add_option("NAME", names_,
+                     semaphore ? "semaphore name: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = -"
+                               : "lock names: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = - each")
         ->required();
     auto no_wait = app_->add_flag("-n,--no-wait", no_wait_,
                                   "give up at once if the lock is held (the default)");
@@ -64,10 +86,17 @@ RunCommand::RunCommand(CLI::App& parent) {
                          "wait up to DURATION for the lock ('forever' waits without limit)")
             ->option_text("DURATION")
             ->excludes(no_wait);
-    auto shared =
-        app_->add_flag("-s,--shared", shared_, "take the lock shared: shared holders run together");
-    app_->add_flag("-x,--exclusive", exclusive_, "take the lock exclusively (the default)")
-        ->excludes(shared);
+    if (semaphore) {
+        app_->add_option("-p,--permits", permits_,
+                         "at most N holders at once (required; the same N on every host)")
+            ->option_text("N")
+            ->required();
+    } else {
+        auto shared = app_->add_flag("-s,--shared", shared_,
+                                     "take the lock shared: shared holders run together");
+        app_->add_flag("-x,--exclusive", exclusive_, "take the lock exclusively (the default)")
+            ->excludes(shared);
+    }
     app_->add_option("-E,--conflict-exit-code", conflict_exit_code_,
                      "exit status when the lock was not obtained (default 75)")
         ->option_text("N");
@@ -84,15 +113,19 @@ RunCommand::RunCommand(CLI::App& parent) {
         ->option_text("SIGNAL");
     shell_option_ = app_->add_option("-c,--command", shell_command_, "run STRING with /bin/sh -c")
                         ->option_text("STRING");
-    min_hold_option_ =
-        app_->add_option("--min-hold", min_hold_,
-                         "keep the lock at least DURATION after acquiring it, even if the "
-                         "command finishes sooner (cron on hosts with skewed clocks; at most 24h)")
-            ->option_text("DURATION");
+    if (!semaphore) // a permit is not kept after its command
+        min_hold_option_ =
+            app_->add_option("--min-hold", min_hold_,
+                             "keep the lock at least DURATION after acquiring it, even if the "
+                             "command finishes sooner (cron on hosts with skewed clocks; at most "
+                             "24h)")
+                ->option_text("DURATION");
 }
 
 Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& command) const {
     app::RunOptions o;
+    if (semaphore_ && names_.size() != 1)
+        return usage_error(fmt::format("{} takes exactly one NAME before '--'", usage_));
     auto names = distinct_names(names_);
     if (!names)
         return tl::unexpected(names.error());
@@ -108,8 +141,9 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
         o.argv = command;
         o.command_line = lock::command_line(command);
     } else {
-        return usage_error("missing command: use run NAME... -- COMMAND [ARG...] or "
-                           "run NAME... -c 'shell command'");
+        return usage_error(fmt::format("missing command: use {0} {1} -- COMMAND [ARG...] or "
+                                       "{0} {1} -c 'shell command'",
+                                       usage_, semaphore_ ? "NAME" : "NAME..."));
     }
 
     if (wait_option_->count() > 0) {
@@ -152,8 +186,13 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
         return tl::unexpected(signal.error());
     o.lost_signal = *signal;
     o.shared = shared_;
-
-    if (min_hold_option_->count() > 0) {
+    if (semaphore_) {
+        auto permits = parse_permits(permits_);
+        if (!permits)
+            return tl::unexpected(permits.error());
+        o.permits = *permits;
+    }
+    if (min_hold_option_ && min_hold_option_->count() > 0) {
         auto min_hold = for_option("--min-hold", parse_duration(min_hold_));
         if (!min_hold)
             return tl::unexpected(min_hold.error());

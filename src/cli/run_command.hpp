@@ -9,10 +9,12 @@
 namespace dlock::cli {
 
 // `dlock run [options] NAME... -- COMMAND [ARG...]` / `dlock run [options] NAME... -c 'shell
-// command'`
+// command'`. With Target::semaphore, the same options plus -p N under `dlock sem run` (one NAME,
+// no -s/-x).
 class RunCommand {
   public:
-    explicit RunCommand(CLI::App& parent);
+    enum class Target { lock, semaphore };
+    explicit RunCommand(CLI::App& parent, Target target = Target::lock);
     CLI::App* app() const { return app_; }
     // `command` is everything after "--" on the command line.
     int execute(const GlobalOptions& globals, const std::vector<std::string>& command);
@@ -36,6 +38,9 @@ class RunCommand {
     CLI::Option* wait_option_ = nullptr;
     CLI::Option* kill_after_option_ = nullptr;
     CLI::Option* shell_option_ = nullptr;
+    bool semaphore_ = false;
+    std::string permits_; // sem run -p
+    std::string usage_;   // "run" or "sem run", for messages
     CLI::Option* min_hold_option_ = nullptr;
 };
 

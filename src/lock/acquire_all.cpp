@@ -51,10 +51,10 @@ AcquireAllResult acquire_all(Backend& backend, std::vector<LeaseRequest> request
         if (!result) {
             leases.release_all(backend);
             Error error = result.error();
-            // The only refusal that is a usage error: an exclusive request by a shared holder.
+            // Refusals that are usage errors: an exclusive request by a shared holder, or
+            // another limit than a semaphore's holders use.
             if (error.exit_code == exit_code::usage)
-                error.message =
-                    fmt::format("cannot take {} exclusively: {}", next.id.name, error.message);
+                error.message = fmt::format("cannot take {}: {}", next.id.name, error.message);
             return tl::unexpected(error);
         }
         if (lost || (lost = leases.lost())) {

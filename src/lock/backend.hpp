@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlock::lock {
 
@@ -45,6 +46,11 @@ struct AcquireOutcome {
     int64_t shared_holders = 0;       // when refused: current shared holds
     int64_t held_until_ms = 0;        // when refused by a finished holder kept by --min-hold: until
                                       // when (server ms); 0 otherwise
+    // When refused by a semaphore: its limit (0: not a semaphore), the permits held, and the
+    // first few holders (`holder` is the first of them).
+    int64_t permit_limit = 0;
+    int64_t permits_held = 0;
+    std::vector<HolderInfo> permit_holders;
 };
 
 // The last word on a hold: besides who releases what, what the history records and how long

@@ -44,6 +44,19 @@ std::string format_age(Millis age) {
     return fmt::format("{}d{:02}h", s / 86'400, (s % 86'400) / 3600);
 }
 
+std::string describe_permits(const AcquireOutcome& r, int64_t now_ms) {
+    if (r.permits_held < r.permit_limit)
+        return fmt::format("at {} of {} permits, but {} waiter{} queued first", r.permits_held,
+                           r.permit_limit, r.waiters, r.waiters == 1 ? " is" : "s are");
+    std::string out = fmt::format("at its limit of {} permit{}, held by", r.permit_limit,
+                                  r.permit_limit == 1 ? "" : "s");
+    for (size_t i = 0; i < r.permit_holders.size(); ++i)
+        out += (i == 0 ? " " : ", ") + describe_holder(r.permit_holders[i], now_ms);
+    if (const auto more = r.permits_held - static_cast<int64_t>(r.permit_holders.size()); more > 0)
+        out += fmt::format(" and {} more", more);
+    return out;
+}
+
 std::string command_line(const std::vector<std::string>& argv, size_t max_bytes) {
     std::string out;
     for (const auto& arg : argv) {

@@ -21,6 +21,11 @@ std::string local_datetime(int64_t ms);
 // An age for people, to the second: "0s", "42s", "3m12s", "5h02m", "3d04h".
 std::string format_age(Millis age);
 
+// Why a semaphore refused a permit, to follow "<name> is" in a refusal:
+// "at its limit of 3 permits, held by web-1 (pid 4242, since 02:00:01, token 17), ..." or
+// "at 2 of 3 permits, but 4 waiters are queued first".
+std::string describe_permits(const AcquireOutcome& refused, int64_t now_ms);
+
 // "./backup.sh --full": argv joined with spaces, cut to `max_bytes` with "...".
 std::string command_line(const std::vector<std::string>& argv, size_t max_bytes = 200);
 

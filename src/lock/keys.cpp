@@ -51,8 +51,10 @@ Result<std::string> validate_prefix(std::string_view prefix) {
 
 Keys Keys::of(std::string_view prefix, std::string_view name) {
     std::string base = fmt::format("{}:{{{}}}:", prefix, name);
-    return Keys{base + "lock",    base + "fence", base + "queue",  base + "alive",  base + "wake:",
-                base + "readers", base + "rinfo", base + "xqueue", base + "history"};
+    return Keys{base + "lock",    base + "fence",   base + "queue",   base + "alive",
+                base + "wake:",   base + "readers", base + "rinfo",   base + "xqueue",
+                base + "history", base + "sem",     base + "permits", base + "squeue",
+                base + "salive",  base + "swake:"};
 }
 
 } // namespace dlock::lock

@@ -26,6 +26,12 @@ struct Keys {
     std::string rinfo;   // hash: shared hold id -> holder; o:<owner> -> holds of that owner
     std::string xqueue;  // zset: the exclusive waiters of `queue`, same scores
     std::string history; // stream: acquisitions, releases, skips... (capped, kept 30 days)
+    // The semaphore of the same name: a separate object (only the fencing counter is shared).
+    std::string sem;     // hash: limit -> N; p:<permit id> -> owner, host, pid, user, cmd, ...
+    std::string permits; // zset: permit id -> lease deadline (server ms)
+    std::string squeue;  // zset: semaphore waiter id -> arrival time (server us)
+    std::string salive;  // zset: semaphore waiter id -> heartbeat deadline (server ms)
+    std::string swake;   // prefix of the semaphore waiters' wake lists: swake + <waiter id>
 
     static Keys of(std::string_view prefix, std::string_view name);
 };

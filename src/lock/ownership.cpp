@@ -32,7 +32,7 @@ bool is_owner_token(std::string_view token) {
 }
 
 InheritedHolds InheritedHolds::from_environment() {
-    return {env("DLOCK_HELD"), env("DLOCK_NAME"), env("DLOCK_OWNER")};
+    return {env("DLOCK_HELD"), env("DLOCK_NAME"), env("DLOCK_OWNER"), env("DLOCK_PERMIT")};
 }
 
 std::optional<std::string> InheritedHolds::owner_of(std::string_view wanted) const {
@@ -45,7 +45,7 @@ std::optional<std::string> InheritedHolds::owner_of(std::string_view wanted) con
         found = std::string(entry.substr(0, colon));
         return true;
     });
-    if (!found && is_owner_token(owner) &&
+    if (!found && permit.empty() && is_owner_token(owner) &&
         any_word(name, [&](std::string_view n) { return n == wanted; }))
         found = owner;
     return found;

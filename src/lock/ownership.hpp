@@ -15,6 +15,9 @@ struct InheritedHolds {
     std::string held;  // $DLOCK_HELD
     std::string name;  // $DLOCK_NAME (space-separated names)
     std::string owner; // $DLOCK_OWNER
+    // $DLOCK_PERMIT: set inside `dlock sem run`, whose DLOCK_NAME and DLOCK_OWNER then describe
+    // a semaphore permit, which must not make a `dlock run` of the same name re-enter a lock.
+    std::string permit = {};
 
     static InheritedHolds from_environment();
 

@@ -1,6 +1,6 @@
 #include "redis/lock_backend.hpp"
 
-#include "redis/script_runner.hpp"
+#include "redis/backends.hpp"
 #include "util/log.hpp"
 
 #include <fmt/format.h>
@@ -25,33 +25,6 @@ void note_history_error(const ReplyView& reply, size_t expected_size, std::strin
 }
 
 } // namespace
-
-LockBackend::LockBackend(Connection conn) : options_(conn.options()), conn_(std::move(conn)) {}
-
-Result<void> LockBackend::connect() {
-    return connection().map([](Connection*) {});
-}
-
-Result<Connection*> LockBackend::connection() {
-    if (conn_ && conn_->broken())
-        conn_.reset();
-    if (!conn_) {
-        auto opened = Connection::open(options_);
-        if (!opened)
-            return tl::unexpected(opened.error());
-        conn_.emplace(std::move(*opened));
-    }
-    return &*conn_;
-}
-
-Result<Reply> LockBackend::run(std::string_view script_name,
-                               const std::vector<std::string_view>& keys,
-                               const std::vector<std::string_view>& args) {
-    auto conn = connection();
-    if (!conn)
-        return tl::unexpected(conn.error());
-    return run_script(**conn, script(script_name), keys, args);
-}
 
 Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
                                                   const lock::AcquireRequest& r) {
@@ -144,10 +117,7 @@ Result<std::optional<int64_t>> LockBackend::release_shared(const lock::Keys& key
 
 Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view waiter_id,
                                      Millis timeout) {
-    auto conn = connection();
-    if (!conn)
-        return tl::unexpected(conn.error());
-    return (*conn)->blpop(keys.wake + std::string(waiter_id), timeout);
+    return session_.blpop(keys.wake + std::string(waiter_id), timeout);
 }
 
 Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view waiter_id,
@@ -162,12 +132,7 @@ Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view w
 }
 
 lock::BackendFactory backend_factory(ConnectOptions options) {
-    return [options]() -> Result<std::unique_ptr<lock::Backend>> {
-        auto backend = std::make_unique<LockBackend>(options);
-        if (auto ok = backend->connect(); !ok)
-            return tl::unexpected(ok.error());
-        return std::unique_ptr<lock::Backend>(std::move(backend));
-    };
+    return connecting_factory<LockBackend>(std::move(options));
 }
 
 } // namespace dlock::redis

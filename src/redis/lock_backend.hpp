@@ -1,7 +1,7 @@
 #pragma once
 
 #include "lock/backend.hpp"
-#include "redis/connection.hpp"
+#include "redis/script_session.hpp"
 
 #include <optional>
 
@@ -10,11 +10,11 @@ namespace dlock::redis {
 // lock::Backend over a single Redis server, one connection, reopened after I/O errors.
 class LockBackend final : public lock::Backend {
   public:
-    explicit LockBackend(ConnectOptions options) : options_(std::move(options)) {}
-    explicit LockBackend(Connection conn);
+    explicit LockBackend(ConnectOptions options) : session_(std::move(options)) {}
+    explicit LockBackend(Connection conn) : session_(std::move(conn)) {}
 
     // Opens the connection now, so "Redis unreachable" is reported before anything else.
-    Result<void> connect();
+    Result<void> connect() { return session_.connect(); }
 
     Result<lock::AcquireOutcome> acquire(const lock::Keys& keys,
                                          const lock::AcquireRequest& request) override;
@@ -35,16 +35,17 @@ class LockBackend final : public lock::Backend {
 
     // The connection, reopened if it broke (for other commands on the same name, e.g. the
     // history).
-    Result<Connection*> connection();
+    Result<Connection*> connection() { return session_.connection(); }
 
   private:
     Result<bool> renew(const lock::Keys& keys, std::string_view owner, Millis ttl,
                        std::string_view mode, std::string_view hold_id);
     Result<Reply> run(std::string_view script_name, const std::vector<std::string_view>& keys,
-                      const std::vector<std::string_view>& args);
+                      const std::vector<std::string_view>& args) {
+        return session_.run(script_name, keys, args);
+    }
 
-    ConnectOptions options_;
-    std::optional<Connection> conn_;
+    ScriptSession session_;
 };
 
 // A factory for lock::BackendFactory: each call opens a new connection.

@@ -58,6 +58,7 @@ expect "dlock run --ttl " "" dlock run --ttl ""
 expect "dlock run --lost-signal K" "KILL" dlock run --lost-signal K
 expect "dlock sem run --p" "--permits" dlock sem run --p
 expect "dlock sem run --s" "" dlock sem run --s
+expect "dlock sem run --m" "" dlock sem run --m
 expect "dlock release --f" "--force" dlock release --f
 expect "dlock status --n" "--names" dlock status --n
 expect "dlock history --c" "--count" dlock history --c

@@ -119,7 +119,7 @@ TEST_CASE("a refused upgrade names the name it concerns", "[acquire_all]") {
     auto result = lock::acquire_all(f.backend, requests({"a", "b"}), 0ms, f.leases);
     REQUIRE_FALSE(result);
     CHECK(result.error().exit_code == 64);
-    CHECK(result.error().message == "cannot take b exclusively: no upgrades");
+    CHECK(result.error().message == "cannot take b: no upgrades");
     CHECK(f.backend.release_calls.size() == 1);
 }
 

@@ -59,6 +59,33 @@ TEST_CASE("a holder without a host is shown as '?'", "[describe]") {
     CHECK(describe_holder(holder(""), kSince) == "? (pid 4242, since 22:13:20, token 17)");
 }
 
+TEST_CASE("a full semaphore names its holders", "[describe][semaphore]") {
+    UtcZone utc;
+    AcquireOutcome refused;
+    refused.permit_limit = 2;
+    refused.permits_held = 2;
+    refused.permit_holders = {holder("web-1"), holder("web-2")};
+    CHECK(describe_permits(refused, kSince) ==
+          "at its limit of 2 permits, held by web-1 (pid 4242, since 22:13:20, token 17), "
+          "web-2 (pid 4242, since 22:13:20, token 17)");
+    refused.permit_limit = refused.permits_held = 7;
+    CHECK(describe_permits(refused, kSince).ends_with("token 17) and 5 more"));
+    refused.permit_limit = refused.permits_held = 1;
+    refused.permit_holders = {holder()};
+    CHECK(describe_permits(refused, kSince) ==
+          "at its limit of 1 permit, held by web-2 (pid 4242, since 22:13:20, token 17)");
+}
+
+TEST_CASE("a semaphore with free permits names the waiters queued first", "[describe][semaphore]") {
+    AcquireOutcome refused;
+    refused.permit_limit = 3;
+    refused.permits_held = 2;
+    refused.waiters = 2;
+    CHECK(describe_permits(refused, kSince) == "at 2 of 3 permits, but 2 waiters are queued first");
+    refused.waiters = 1;
+    CHECK(describe_permits(refused, kSince) == "at 2 of 3 permits, but 1 waiter is queued first");
+}
+
 TEST_CASE("the command line joins argv with spaces", "[describe]") {
     CHECK(command_line({}) == "");
     CHECK(command_line({"true"}) == "true");

@@ -64,11 +64,25 @@ TEST_CASE("every key of a lock is prefix:{name}:part", "[keys]") {
     CHECK(keys.history == "dlock:{job}:history");
 }
 
+TEST_CASE("a semaphore has its own keys next to the lock of the same name", "[keys][semaphore]") {
+    const auto keys = Keys::of("dlock", "pool");
+    CHECK(keys.sem == "dlock:{pool}:sem");
+    CHECK(keys.permits == "dlock:{pool}:permits");
+    CHECK(keys.squeue == "dlock:{pool}:squeue");
+    CHECK(keys.salive == "dlock:{pool}:salive");
+    CHECK(keys.swake == "dlock:{pool}:swake:");
+    const std::set<std::string> lock_keys{keys.lock,    keys.queue, keys.alive, keys.wake,
+                                          keys.readers, keys.rinfo, keys.xqueue};
+    for (const auto* key : {&keys.sem, &keys.permits, &keys.squeue, &keys.salive, &keys.swake})
+        CHECK(lock_keys.count(*key) == 0);
+}
+
 TEST_CASE("all keys of a lock share one Cluster hash tag and are distinct", "[keys]") {
     const auto keys = Keys::of("team:x", "backup/db@host");
-    const std::vector<const std::string*> all{&keys.lock,  &keys.fence,  &keys.queue,
-                                              &keys.alive, &keys.wake,   &keys.readers,
-                                              &keys.rinfo, &keys.xqueue, &keys.history};
+    const std::vector<const std::string*> all{
+        &keys.lock,    &keys.fence,  &keys.queue,  &keys.alive,   &keys.wake,
+        &keys.readers, &keys.rinfo,  &keys.xqueue, &keys.history, &keys.sem,
+        &keys.permits, &keys.squeue, &keys.salive, &keys.swake};
     std::set<std::string> distinct;
     for (const auto* key : all) {
         INFO(*key);

@@ -27,6 +27,16 @@ TEST_CASE("DLOCK_OWNER with DLOCK_NAME alone is enough to re-enter", "[ownership
     CHECK_FALSE(held.owner_of("job2"));
 }
 
+TEST_CASE("inside a semaphore permit, DLOCK_NAME and DLOCK_OWNER re-enter nothing", "[ownership]") {
+    // `dlock sem run pool` exports DLOCK_NAME=pool, DLOCK_OWNER and DLOCK_PERMIT: a `dlock run
+    // pool` below must take the lock afresh, or two siblings would both "re-enter" it.
+    InheritedHolds in_permit{"", "pool", kA, "0123456789abcdef"};
+    CHECK_FALSE(in_permit.owner_of("pool"));
+    // Locks held around the permit are still re-entered through DLOCK_HELD.
+    InheritedHolds in_lock_and_permit{kB + ":outer", "pool", kA, "0123456789abcdef"};
+    CHECK(in_lock_and_permit.owner_of("outer") == kB);
+}
+
 TEST_CASE("malformed inherited tokens are ignored", "[ownership]") {
     CHECK_FALSE(InheritedHolds{"nothex:job", "", ""}.owner_of("job"));
     CHECK_FALSE(InheritedHolds{"", "job", "short"}.owner_of("job"));

@@ -1,0 +1,138 @@
+-- Take one of LIMIT permits of a semaphore, or queue for one in arrival order.
+--
+--   redis-cli --eval lua/sem_acquire.lua dlock:{pool}:sem dlock:{pool}:permits \
+--     dlock:{pool}:fence dlock:{pool}:squeue dlock:{pool}:salive dlock:{pool}:swake: , \
+--     OWNER PERMIT TTL_MS WAITER HEARTBEAT_MS LIMIT HOST PID USER CMD
+--
+-- KEYS: semaphore hash (limit, p:<permit> -> holder), permits (zset permit -> lease deadline
+--       ms), fencing counter, waiter queue (zset id -> arrival us), waiter heartbeats (zset id ->
+--       deadline ms), prefix of the per-waiter wake lists.
+-- ARGV: owner token, permit id (unique per request, so a retried call is a replay), lease ms,
+--       waiter id ("" = do not queue), heartbeat ms, the caller's LIMIT, holder host/pid/user/cmd.
+-- Returns {1, fencing token, permits held} when the caller now holds permit PERMIT,
+--         {-1, limit in force, permits held} when holders exist under a different limit
+--          (nothing changed; a queued caller has left the queue), or
+--         {0, ms until the first permit may expire (-1: none held), limit, permits held,
+--          queued waiters, then host, pid, user, cmd, since ms, fence of up to 5 holders}.
+local sem, permits, fence, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local owner, permit, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local waiter, heartbeat, limit = ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
+local fence_lifetime_ms = 30 * 86400 * 1000
+local shown_holders = 5
+
+local t = redis.call('TIME')
+local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+-- The permits of crashed holders come back once their lease has run out.
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', permits, '-inf', now_ms)) do
+  redis.call('HDEL', sem, 'p:' .. id)
+  redis.call('ZREM', permits, id)
+end
+
+local function fields(info)
+  local f = {}
+  for field in string.gmatch(info .. '\t', '([^\t]*)\t') do
+    f[#f + 1] = field
+  end
+  return f
+end
+
+local function forget_waiter()
+  if waiter ~= '' then
+    redis.call('ZREM', queue, waiter)
+    redis.call('ZREM', alive, waiter)
+    redis.call('DEL', wake .. waiter)
+  end
+end
+
+-- Push a wake token to the first `count` waiters: they may take a permit but have not come
+-- for it (they missed a wake-up, or an expired permit came back without a release).
+local function nudge(count)
+  if count <= 0 then
+    return
+  end
+  for _, id in ipairs(redis.call('ZRANGE', queue, 0, count - 1)) do
+    if id ~= waiter then
+      redis.call('LPUSH', wake .. id, 1)
+      redis.call('LTRIM', wake .. id, 0, 0)
+      redis.call('PEXPIRE', wake .. id, 2 * heartbeat)
+    end
+  end
+end
+
+local mine = redis.call('HGET', sem, 'p:' .. permit)
+if mine then
+  -- A replay of an acquire that already succeeded.
+  forget_waiter()
+  return {1, tonumber(fields(mine)[7]), redis.call('ZCARD', permits)}
+end
+
+local held = redis.call('ZCARD', permits)
+local in_force = tonumber(redis.call('HGET', sem, 'limit'))
+if held > 0 and in_force and in_force ~= limit then
+  forget_waiter()
+  nudge(in_force - held)
+  return {-1, in_force, held}
+end
+
+-- Waiters whose heartbeat lapsed have crashed or given up: forget them so they block nobody.
+-- The queue is usually empty, so look before purging.
+local queued = redis.call('ZCARD', queue)
+if queued > 0 then
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now_ms)) do
+    redis.call('ZREM', queue, id)
+    redis.call('ZREM', alive, id)
+    redis.call('DEL', wake .. id)
+  end
+  queued = redis.call('ZCARD', queue)
+end
+
+-- First come, first served: the caller may take a free permit only if fewer waiters are
+-- queued before it than permits are free.
+local free = limit - held
+local ahead = queued
+if waiter ~= '' then
+  ahead = redis.call('ZRANK', queue, waiter) or queued
+end
+
+if ahead < free then
+  local token = redis.call('INCR', fence)
+  if token == 1 then
+    -- Same rule as acquire.lua: a lost counter restarts from the server clock in us.
+    token = tonumber(t[1]) * 1000000 + tonumber(t[2])
+    redis.call('SET', fence, token)
+  end
+  redis.call('PEXPIRE', fence, fence_lifetime_ms)
+  redis.call('HSET', sem, 'limit', limit, 'p:' .. permit,
+             table.concat({owner, ARGV[7], ARGV[8], ARGV[9], ARGV[10],
+                           string.format('%.0f', now_ms), string.format('%.0f', token)}, '\t'))
+  redis.call('ZADD', permits, now_ms + ttl, permit)
+  -- The semaphore outlives the longest lease, and vanishes when abandoned.
+  for _, key in ipairs({sem, permits}) do
+    if redis.call('PTTL', key) < ttl then
+      redis.call('PEXPIRE', key, ttl)
+    end
+  end
+  forget_waiter()
+  return {1, token, held + 1}
+end
+
+nudge(free) -- all of them are ahead of the caller
+if waiter ~= '' then
+  local arrival = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  redis.call('ZADD', queue, 'NX', arrival, waiter)
+  redis.call('ZADD', alive, now_ms + heartbeat, waiter)
+  -- The queue outlives its last live waiter by one heartbeat at most.
+  redis.call('PEXPIRE', queue, heartbeat)
+  redis.call('PEXPIRE', alive, heartbeat)
+end
+local first = redis.call('ZRANGE', permits, 0, 0, 'WITHSCORES')
+local reply = {0, first[2] and tonumber(first[2]) - now_ms or -1, held > 0 and in_force or limit, held,
+               redis.call('ZCARD', queue)}
+for _, id in ipairs(redis.call('ZRANGE', permits, 0, shown_holders - 1)) do
+  local f = fields(redis.call('HGET', sem, 'p:' .. id) or '')
+  for i = 2, 7 do
+    reply[#reply + 1] = f[i] or ''
+  end
+end
+return reply

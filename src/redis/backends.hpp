@@ -1,0 +1,28 @@
+#pragma once
+
+#include "lock/backend.hpp"
+#include "redis/endpoint.hpp"
+
+#include <cstdint>
+#include <memory>
+
+namespace dlock::redis {
+
+// A lock::BackendFactory whose every call opens a new B(args...) and connects it, so an
+// unreachable Redis is reported at once.
+template <typename B, typename... Args>
+lock::BackendFactory connecting_factory(Args... args) {
+    return [args...]() -> Result<std::unique_ptr<lock::Backend>> {
+        auto backend = std::make_unique<B>(args...);
+        if (auto ok = backend->connect(); !ok)
+            return tl::unexpected(ok.error());
+        return std::unique_ptr<lock::Backend>(std::move(backend));
+    };
+}
+
+// What `dlock run NAME` holds: the lock NAME, or with permits > 0 one of that many permits of
+// the semaphore NAME (`dlock sem run -p`). The backend connects on first use.
+std::unique_ptr<lock::Backend> backend_for(const ConnectOptions& options, int64_t permits);
+lock::BackendFactory backend_factory_for(const ConnectOptions& options, int64_t permits);
+
+} // namespace dlock::redis

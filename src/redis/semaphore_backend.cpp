@@ -1,0 +1,124 @@
+#include "redis/semaphore_backend.hpp"
+
+#include <fmt/format.h>
+
+namespace dlock::redis {
+namespace {
+
+// Fields per holder in a refusal of sem_acquire.lua: host, pid, user, cmd, since, fence.
+constexpr size_t kHolderFields = 6;
+constexpr size_t kRefusalHead = 5;
+
+Error bad_reply(std::string_view script_name) {
+    return Error{exit_code::internal,
+                 fmt::format("unexpected reply from script {}.lua", script_name)};
+}
+
+lock::HolderInfo holder_at(const ReplyView& v, size_t i) {
+    return lock::HolderInfo{std::string(v[i].str()),     v[i + 1].as_int(),
+                            std::string(v[i + 2].str()), std::string(v[i + 3].str()),
+                            v[i + 4].as_int(),           v[i + 5].as_int()};
+}
+
+} // namespace
+
+Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
+                                                       const lock::AcquireRequest& r) {
+    const std::string ttl = std::to_string(r.ttl.count());
+    const std::string heartbeat = std::to_string(r.heartbeat.count());
+    const std::string limit = std::to_string(limit_), pid = std::to_string(r.self.pid);
+    auto reply = session_.run(
+        "sem_acquire", {keys.sem, keys.permits, keys.fence, keys.squeue, keys.salive, keys.swake},
+        {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, limit, r.self.host, pid, r.self.user,
+         r.self.command});
+    if (!reply)
+        return tl::unexpected(reply.error());
+    const auto& v = *reply;
+    if (v.size() == 3 && v[0].as_int() == -1)
+        return fail(
+            exit_code::usage,
+            fmt::format("the semaphore has {} permits ({} held), not {}; use -p {} (the limit "
+                        "changes only while nobody holds a permit)",
+                        v[1].as_int(), v[2].as_int(), limit_, v[1].as_int()));
+    lock::AcquireOutcome out;
+    if (v.size() == 3 && v[0].as_int() == 1) {
+        out.acquired = true;
+        out.fence = v[1].as_int();
+        out.holds = 1;
+        out.shared = true; // renewed and released by its permit id
+        return out;
+    }
+    if (v.size() < kRefusalHead || v[0].as_int() != 0 ||
+        (v.size() - kRefusalHead) % kHolderFields != 0)
+        return tl::unexpected(bad_reply("sem_acquire"));
+    out.lease_left = Millis(v[1].as_int());
+    out.permit_limit = v[2].as_int();
+    out.permits_held = v[3].as_int();
+    out.waiters = v[4].as_int();
+    for (size_t i = kRefusalHead; i < v.size(); i += kHolderFields)
+        out.permit_holders.push_back(holder_at(v, i));
+    if (!out.permit_holders.empty())
+        out.holder = out.permit_holders.front();
+    return out;
+}
+
+Result<bool> SemaphoreBackend::renew(const lock::Keys&, std::string_view, Millis) {
+    return fail(exit_code::internal, "a semaphore permit is renewed by its id");
+}
+
+Result<bool> SemaphoreBackend::renew_shared(const lock::Keys& keys, std::string_view owner,
+                                            std::string_view hold_id, Millis ttl) {
+    const std::string ttl_text = std::to_string(ttl.count());
+    auto reply = session_.run("sem_renew", {keys.sem, keys.permits}, {owner, hold_id, ttl_text});
+    if (!reply)
+        return tl::unexpected(reply.error());
+    if (!reply->is_integer())
+        return tl::unexpected(bad_reply("sem_renew"));
+    return reply->integer() == 1;
+}
+
+Result<Reply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_view owner,
+                                          std::string_view permit, std::string_view waiter,
+                                          Millis heartbeat) {
+    const std::string heartbeat_text = std::to_string(heartbeat.count());
+    auto reply =
+        session_.run("sem_release", {keys.sem, keys.permits, keys.squeue, keys.salive, keys.swake},
+                     {owner, permit, waiter, heartbeat_text});
+    if (reply && reply->size() != 2)
+        return tl::unexpected(bad_reply("sem_release"));
+    return reply;
+}
+
+Result<std::optional<int64_t>> SemaphoreBackend::release(const lock::Keys& keys,
+                                                         std::string_view owner,
+                                                         std::string_view hold_id,
+                                                         Millis heartbeat) {
+    auto reply = give_back(keys, owner, hold_id, "", heartbeat);
+    if (!reply)
+        return tl::unexpected(reply.error());
+    if ((*reply)[0].as_int() != 1)
+        return std::optional<int64_t>{};
+    return std::optional<int64_t>(0);
+}
+
+Result<std::optional<int64_t>> SemaphoreBackend::release_shared(const lock::Keys& keys,
+                                                                std::string_view owner,
+                                                                std::string_view hold_id,
+                                                                Millis heartbeat) {
+    return release(keys, owner, hold_id, heartbeat);
+}
+
+Result<bool> SemaphoreBackend::await_wake(const lock::Keys& keys, std::string_view waiter_id,
+                                          Millis timeout) {
+    return session_.blpop(keys.swake + std::string(waiter_id), timeout);
+}
+
+Result<void> SemaphoreBackend::leave_queue(const lock::Keys& keys, std::string_view waiter_id,
+                                           Millis heartbeat) {
+    auto reply = give_back(keys, "", "", waiter_id, heartbeat);
+    if (!reply)
+        return tl::unexpected(reply.error());
+    return {};
+}
+
+} // namespace dlock::redis
