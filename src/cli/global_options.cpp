@@ -1,5 +1,6 @@
 #include "cli/global_options.hpp"
 
+#include "config/keys.hpp"
 #include "lock/keys.hpp"
 
 #include <cerrno>
@@ -11,11 +12,6 @@
 
 namespace dlock::cli {
 namespace {
-
-std::string env_or(const char* name, std::string fallback) {
-    const char* value = std::getenv(name);
-    return value && *value ? std::string(value) : fallback;
-}
 
 Result<std::string> read_password_file(const std::string& path) {
     std::ifstream in(path);
@@ -33,13 +29,12 @@ Result<std::string> read_password_file(const std::string& path) {
     return password;
 }
 
-Result<Millis> positive_duration(const std::string& option, const std::string& text) {
-    auto d = parse_duration(text);
-    if (!d)
-        return usage_error(fmt::format("{}: {}", option, d.error().message));
-    if (d->count() <= 0)
-        return usage_error(fmt::format("{} must be greater than zero", option));
-    return *d;
+// Values were checked by load(); this only converts them, naming the origin if it still fails.
+template <typename T>
+Result<T> typed(const config::Setting& setting, Result<T> value) {
+    if (!value)
+        value.error().message = fmt::format("{}: {}", setting.origin, value.error().message);
+    return value;
 }
 
 } // namespace
@@ -58,48 +53,95 @@ void GlobalOptions::add_to(CLI::App& app) {
     prefix_option_ =
         app.add_option("--prefix", prefix, "key prefix (env DLOCK_PREFIX; default dlock)")
             ->option_text("PREFIX");
-    app.add_option("--connect-timeout", connect_timeout,
-                   "give up connecting to Redis after DURATION (default 2s)")
-        ->option_text("DURATION");
-    app.add_option("--timeout", timeout, "give up on a Redis command after DURATION (default 2s)")
-        ->option_text("DURATION");
+    connect_timeout_option_ =
+        app.add_option("--connect-timeout", connect_timeout,
+                       "give up connecting to Redis after DURATION (default 2s)")
+            ->option_text("DURATION");
+    timeout_option_ = app.add_option("--timeout", timeout,
+                                     "give up on a Redis command after DURATION (default 2s)")
+                          ->option_text("DURATION");
     app.add_flag("-v,--verbose", verbose, "more output on stderr: -v info, -vv debug");
     app.add_flag("-q,--quiet", quiet, "print errors only (not refusals or warnings)");
+    auto* syslog_flag = app.add_flag("--syslog", syslog,
+                                     "log to syslog as 'dlock' (facility user); stderr then only "
+                                     "gets errors");
+    app.add_flag("--no-syslog", no_syslog, "do not log to syslog (overrides env and config)")
+        ->excludes(syslog_flag);
+    log_format_option_ =
+        app.add_option("--log-format", log_format, "text (default) or json: one object per line")
+            ->option_text("FORMAT");
+}
+
+std::vector<config::FlagValue> GlobalOptions::given() const {
+    std::vector<config::FlagValue> flags;
+    auto add = [&](CLI::Option* option, const char* key, const std::string& value) {
+        if (option->count() > 0)
+            flags.push_back({key, value, option->get_name()});
+    };
+    add(redis_option_, "redis", redis_url);
+    add(password_file_option_, "password-file", password_file);
+    add(prefix_option_, "prefix", prefix);
+    add(connect_timeout_option_, "connect-timeout", connect_timeout);
+    add(timeout_option_, "timeout", timeout);
+    add(log_format_option_, "log-format", log_format);
+    if (syslog)
+        flags.push_back({"syslog", "true", "--syslog"});
+    if (no_syslog)
+        flags.push_back({"syslog", "false", "--no-syslog"});
+    if (quiet)
+        flags.push_back({"log-level", "error", "-q"});
+    else if (verbose > 0)
+        flags.push_back(
+            {"log-level", verbose == 1 ? "info" : "debug", verbose == 1 ? "-v" : "-vv"});
+    return flags;
+}
+
+Result<void> GlobalOptions::load() {
+    auto settings = config::load(given(), [](const char* name) { return std::getenv(name); });
+    if (!settings)
+        return tl::unexpected(settings.error());
+    settings_ = std::move(*settings);
+    log::setup(log::Options{
+        config::to_level(settings_.get("log-level").value).value_or(log::Level::warn),
+        config::to_format(settings_.get("log-format").value).value_or(log::Format::text),
+        config::to_bool(settings_.get("syslog").value).value_or(false)});
+    return {};
 }
 
 Result<app::Connection> GlobalOptions::resolve() const {
     app::Connection out;
-    std::string url = redis_url;
-    if (redis_option_->count() == 0)
-        url = env_or("DLOCK_REDIS_URL", env_or("REDIS_URL", "redis://127.0.0.1:6379"));
-    auto endpoint = redis::parse_url(url);
+    const auto& url = settings_.get("redis");
+    auto endpoint = typed(url, redis::parse_url(url.value));
     if (!endpoint)
         return tl::unexpected(endpoint.error());
     out.redis.endpoint = std::move(*endpoint);
 
-    if (password_file_option_->count() > 0) {
-        auto password = read_password_file(password_file);
+    // A password or password-file from anywhere beats a password in the URL.
+    if (const auto& file = settings_.get("password-file"); file.is_set()) {
+        auto password = typed(file, read_password_file(file.value));
         if (!password)
             return tl::unexpected(password.error());
         out.redis.endpoint.password = std::move(*password);
-    } else if (const char* env = std::getenv("DLOCK_REDIS_PASSWORD"); env && *env) {
-        out.redis.endpoint.password = env;
+    } else if (const auto& password = settings_.get("password"); password.is_set()) {
+        out.redis.endpoint.password = password.value;
     }
 
-    auto checked_prefix = lock::validate_prefix(
-        prefix_option_->count() == 0 ? env_or("DLOCK_PREFIX", "dlock") : prefix);
+    const auto& prefix_setting = settings_.get("prefix");
+    auto checked_prefix = typed(prefix_setting, lock::validate_prefix(prefix_setting.value));
     if (!checked_prefix)
         return tl::unexpected(checked_prefix.error());
     out.prefix = std::move(*checked_prefix);
 
-    auto connect = positive_duration("--connect-timeout", connect_timeout);
-    if (!connect)
-        return tl::unexpected(connect.error());
-    auto command = positive_duration("--timeout", timeout);
-    if (!command)
-        return tl::unexpected(command.error());
-    out.redis.connect_timeout = *connect;
-    out.redis.command_timeout = *command;
+    const auto& connect = settings_.get("connect-timeout");
+    const auto& command = settings_.get("timeout");
+    auto connect_ms = typed(connect, parse_duration(connect.value));
+    auto command_ms = typed(command, parse_duration(command.value));
+    if (!connect_ms)
+        return tl::unexpected(connect_ms.error());
+    if (!command_ms)
+        return tl::unexpected(command_ms.error());
+    out.redis.connect_timeout = *connect_ms;
+    out.redis.command_timeout = *command_ms;
     return out;
 }
 

@@ -1,32 +1,48 @@
 #pragma once
 
 #include "app/run.hpp"
+#include "config/settings.hpp"
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 namespace dlock::cli {
 
-// Options every subcommand shares, as typed; resolve() applies the environment and defaults.
+// Options every subcommand shares, as typed. load() puts them on top of the environment and the
+// config files (see config/settings.hpp for the order); resolve() turns the result into a
+// connection.
 struct GlobalOptions {
-    std::string redis_url;     // --redis, else $DLOCK_REDIS_URL, $REDIS_URL, default
-    std::string password_file; // --password-file, else $DLOCK_REDIS_PASSWORD, else the URL's
-    std::string prefix;        // --prefix, else $DLOCK_PREFIX, else "dlock"
-    std::string connect_timeout = "2s";
-    std::string timeout = "2s";
+    std::string redis_url;
+    std::string password_file;
+    std::string prefix;
+    std::string connect_timeout;
+    std::string timeout;
+    std::string log_format;
+    bool syslog = false;
+    bool no_syslog = false;
     int verbose = 0;
     bool quiet = false;
 
     void add_to(CLI::App& app);
-    // Parses and validates everything; usage errors carry exit code 64.
+    // Reads the config files and the environment, checks every value and sets up logging.
+    // Usage errors (bad values, unknown keys, unreadable files) carry exit code 64.
+    Result<void> load();
+    // The connection from the loaded settings; reads the password file.
     Result<app::Connection> resolve() const;
-    int verbosity() const { return quiet ? -1 : verbose; }
+    const config::Settings& settings() const { return settings_; }
 
   private:
-    // Set when given on the command line, even as an empty string (which is then an error).
+    // The options given on the command line, even as an empty string (which is then an error).
+    std::vector<config::FlagValue> given() const;
+
     CLI::Option* redis_option_ = nullptr;
     CLI::Option* password_file_option_ = nullptr;
     CLI::Option* prefix_option_ = nullptr;
+    CLI::Option* connect_timeout_option_ = nullptr;
+    CLI::Option* timeout_option_ = nullptr;
+    CLI::Option* log_format_option_ = nullptr;
+    config::Settings settings_;
 };
 
 } // namespace dlock::cli

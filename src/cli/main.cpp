@@ -1,6 +1,7 @@
 #include "cli/main.hpp"
 
 #include "cli/bench_command.hpp"
+#include "cli/config_command.hpp"
 #include "cli/global_options.hpp"
 #include "cli/history_command.hpp"
 #include "cli/latch_command.hpp"
@@ -24,7 +25,7 @@ Exit status:
   N        the command's own exit status; 128+N if it died of signal N
   75       lock not obtained: held elsewhere, or --wait timed out (change with -E)
   76       lease lost while the command ran; the command was stopped
-  64       usage error (bad option, name, duration or URL); nothing was changed in Redis
+  64       usage error (bad option, name, duration, URL or config file); nothing was changed in Redis
   69       Redis unreachable, or authentication failed
   70       internal error
   126      command found but not executable
@@ -61,6 +62,7 @@ int main(int argc, char** argv) {
     HistoryCommand history(app);
     ReleaseCommand release(app);
     SemCommand sem(app);
+    ConfigCommand config(app);
 
     std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
     try {
@@ -72,7 +74,10 @@ int main(int argc, char** argv) {
         log::error("{} (see dlock --help)", e.what());
         return exit_code::usage;
     }
-    log::setup(globals.verbosity());
+    if (auto loaded = globals.load(); !loaded) {
+        log::error("{}", loaded.error().message);
+        return loaded.error().exit_code;
+    }
     if (run.app()->parsed())
         return run.execute(globals, command);
     if (sem.app()->parsed())
@@ -91,6 +96,8 @@ int main(int argc, char** argv) {
         return history.execute(globals);
     if (release.app()->parsed())
         return release.execute(globals);
+    if (config.app()->parsed())
+        return config.execute(globals);
     return exit_code::usage;
 }
 

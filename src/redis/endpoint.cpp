@@ -46,17 +46,17 @@ std::string Endpoint::display() const {
     return fmt::format("{}:{}", host, port);
 }
 
+std::string redact_url(std::string_view url) {
+    auto at = url.rfind('@');
+    auto scheme = url.find("://");
+    if (at == std::string_view::npos || scheme == std::string_view::npos || at < scheme)
+        return std::string(url);
+    return fmt::format("{}://***@{}", url.substr(0, scheme), url.substr(at + 1));
+}
+
 Result<Endpoint> parse_url(std::string_view url) {
-    // Error messages show the URL without anything between "//" and "@" (credentials).
-    auto shown = [&] {
-        auto at = url.rfind('@');
-        auto scheme = url.find("://");
-        if (at == std::string_view::npos || scheme == std::string_view::npos || at < scheme)
-            return std::string(url);
-        return fmt::format("{}://***@{}", url.substr(0, scheme), url.substr(at + 1));
-    };
     auto invalid = [&](std::string_view why) {
-        return usage_error(fmt::format("invalid Redis URL {}: {}", quote(shown()), why));
+        return usage_error(fmt::format("invalid Redis URL {}: {}", quote(redact_url(url)), why));
     };
 
     Endpoint ep;

@@ -25,6 +25,9 @@ struct Endpoint {
 
 Result<Endpoint> parse_url(std::string_view url);
 
+// `url` with everything between "//" and "@" (the credentials) replaced by "***": safe to show.
+std::string redact_url(std::string_view url);
+
 struct ConnectOptions {
     Endpoint endpoint;
     Millis connect_timeout{2000};

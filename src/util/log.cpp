@@ -1,7 +1,15 @@
 #include "util/log.hpp"
 
+#include "util/log_line.hpp"
+
+#include <cstdio>
+#include <mutex>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/sinks/syslog_sink.h>
 #include <spdlog/spdlog.h>
+#include <syslog.h>
+#include <unistd.h>
 
 namespace dlock::log {
 namespace {
@@ -20,6 +28,32 @@ spdlog::level::level_enum to_spdlog(Level level) {
     return spdlog::level::err;
 }
 
+std::string_view level_name(spdlog::level::level_enum level) {
+    switch (level) {
+    case spdlog::level::trace:
+    case spdlog::level::debug:
+        return "debug";
+    case spdlog::level::info:
+        return "info";
+    case spdlog::level::warn:
+        return "warn";
+    default:
+        return "error";
+    }
+}
+
+// One JSON object per line on stderr (see log_line.hpp).
+class JsonStderrSink final : public spdlog::sinks::base_sink<std::mutex> {
+  protected:
+    void sink_it_(const spdlog::details::log_msg& msg) override {
+        const auto line = json_line(msg.time, level_name(msg.level), static_cast<long>(getpid()),
+                                    std::string_view(msg.payload.data(), msg.payload.size()));
+        std::fwrite(line.data(), 1, line.size(), stderr);
+        std::fflush(stderr);
+    }
+    void flush_() override { std::fflush(stderr); }
+};
+
 // Built on first use (thread-safe static), warnings and errors only until setup().
 spdlog::logger& logger() {
     static spdlog::logger instance = [] {
@@ -32,15 +66,37 @@ spdlog::logger& logger() {
     return instance;
 }
 
+spdlog::sink_ptr stderr_sink(Format format) {
+    if (format == Format::json)
+        return std::make_shared<JsonStderrSink>();
+    return std::make_shared<spdlog::sinks::stderr_sink_mt>();
+}
+
 } // namespace
 
 void setup(int verbosity) {
+    setup(Options{verbosity < 0    ? Level::error
+                  : verbosity == 0 ? Level::warn
+                  : verbosity == 1 ? Level::info
+                                   : Level::debug,
+                  Format::text, false});
+}
+
+void setup(const Options& options) {
     auto& l = logger();
-    l.set_pattern(verbosity >= 2 ? "dlock[%P] %H:%M:%S.%e %l: %v" : "dlock: %v");
-    l.set_level(verbosity < 0    ? spdlog::level::err
-                : verbosity == 0 ? spdlog::level::warn
-                : verbosity == 1 ? spdlog::level::info
-                                 : spdlog::level::debug);
+    auto& sinks = l.sinks();
+    sinks.clear();
+    auto to_stderr = stderr_sink(options.format);
+    sinks.push_back(to_stderr);
+    if (options.syslog) {
+        // The message only: syslog adds time, host, "dlock[pid]:" and the priority itself.
+        sinks.push_back(
+            std::make_shared<spdlog::sinks::syslog_sink_mt>("dlock", LOG_PID, LOG_USER, false));
+        to_stderr->set_level(spdlog::level::err);
+    }
+    // Sets every sink's formatter; the JSON and syslog sinks ignore it.
+    l.set_pattern(options.level == Level::debug ? "dlock[%P] %H:%M:%S.%e %l: %v" : "dlock: %v");
+    l.set_level(to_spdlog(options.level));
     l.flush_on(spdlog::level::trace);
 }
 

@@ -5,14 +5,24 @@
 #include <utility>
 
 // Logging front end. Messages go to stderr (stdout belongs to the command), one line each,
-// prefixed "dlock: ". Only log.cpp sees spdlog, which keeps it out of every other translation
-// unit (it is compiled header-only for start-up speed).
+// prefixed "dlock: ", or as JSON objects; optionally to syslog. Only log.cpp sees spdlog, which
+// keeps it out of every other translation unit (it is compiled header-only for start-up speed).
 namespace dlock::log {
 
 enum class Level { debug, info, warn, error };
+enum class Format { text, json };
+
+struct Options {
+    Level level = Level::warn;
+    Format format = Format::text; // of the lines on stderr
+    // Every message also goes to syslog (ident "dlock", facility user, with the pid); stderr
+    // then only gets errors, so a cron job that skips a run mails nobody but leaves a trace.
+    bool syslog = false;
+};
 
 // verbosity: -1 errors only (-q), 0 warnings (default), 1 info (-v), 2 debug (-vv).
 void setup(int verbosity);
+void setup(const Options& options);
 bool enabled(Level level);
 void write(Level level, std::string_view message);
 

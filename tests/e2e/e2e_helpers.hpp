@@ -59,6 +59,11 @@ class TempDir {
 // runs the tests (a DLOCK_OWNER there would turn every run into a re-entry), then `extra`.
 inline Env clean_env(const Env& extra = {}) {
     Env env;
+    // Nor the config files of the machine or of the user running the tests, nor their settings.
+    env["DLOCK_SYSTEM_CONFIG"] = env["DLOCK_CONFIG"] = "/dev/null";
+    for (const char* name : {"DLOCK_REDIS_PASSWORD_FILE", "DLOCK_CONNECT_TIMEOUT", "DLOCK_TIMEOUT",
+                             "DLOCK_LOG_LEVEL", "DLOCK_LOG_FORMAT", "DLOCK_SYSLOG"})
+        env[name] = "\x01unset";
     for (const char* name :
          {"DLOCK_OWNER", "DLOCK_HELD", "DLOCK_NAME", "DLOCK_FENCING_TOKEN", "DLOCK_FENCING_TOKENS",
           "DLOCK_TTL_MS", "DLOCK_PREFIX", "DLOCK_REDIS_URL", "REDIS_URL", "DLOCK_REDIS_PASSWORD",

@@ -1,0 +1,40 @@
+#include "app/show_config.hpp"
+
+#include "config/keys.hpp"
+#include "redis/endpoint.hpp"
+#include "util/exit_codes.hpp"
+
+#include <cstdio>
+#include <fmt/format.h>
+
+namespace dlock::app {
+namespace {
+
+std::string shown_value(const config::KeySpec& key, const config::Setting& setting) {
+    if (key.secret)
+        return "(hidden)";
+    if (key.name == "redis")
+        return redis::redact_url(setting.value); // it may carry a password
+    return setting.value;
+}
+
+} // namespace
+
+int show_config(const config::Settings& settings) {
+    std::string out = "# dlock settings; precedence: command line > DLOCK_* environment > "
+                      "user config > system config > default\n";
+    for (const auto& source : settings.sources)
+        out += fmt::format("# config file {}{}\n", source.path, source.found ? "" : " (absent)");
+    for (const auto& key : config::keys()) {
+        const auto& setting = settings.get(key.name);
+        if (!setting.is_set())
+            out += fmt::format("# {} is not set\n", key.name);
+        else
+            out += fmt::format("{:<15} = {:<30} # {}\n", key.name, shown_value(key, setting),
+                               setting.origin);
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return std::fflush(stdout) == 0 ? exit_code::ok : exit_code::internal;
+}
+
+} // namespace dlock::app

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "cli/global_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace dlock::cli {
+
+// `dlock config`: the effective global settings and where each came from.
+class ConfigCommand {
+  public:
+    explicit ConfigCommand(CLI::App& parent);
+    CLI::App* app() const { return app_; }
+    int execute(const GlobalOptions& globals);
+
+  private:
+    CLI::App* app_;
+};
+
+} // namespace dlock::cli

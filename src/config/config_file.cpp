@@ -1,0 +1,129 @@
+#include "config/config_file.hpp"
+
+#include "config/keys.hpp"
+#include "util/text.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace dlock::config {
+namespace {
+
+constexpr size_t kMaxFileSize = 64 * 1024;
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+        s.remove_suffix(1);
+    return s;
+}
+
+bool has_control_byte(std::string_view s) {
+    for (unsigned char c : s)
+        if ((c < 0x20 && c != '\t') || c == 0x7f)
+            return true;
+    return false;
+}
+
+// Parses one non-blank, non-comment line into an entry, or says what is wrong with it.
+Result<Entry> parse_line(std::string_view line, bool private_file) {
+    const auto eq = line.find('=');
+    if (eq == std::string_view::npos)
+        return usage_error(fmt::format("expected key = value, got {}", quote(line)));
+    Entry entry;
+    entry.key = std::string(trim(line.substr(0, eq)));
+    entry.value = std::string(trim(line.substr(eq + 1)));
+    const KeySpec* spec = find_key(entry.key);
+    if (!spec)
+        return usage_error(fmt::format("unknown key {}", quote(entry.key)));
+    if (entry.value.empty())
+        return usage_error(fmt::format("{}: empty value", entry.key));
+    if (has_control_byte(entry.value))
+        return usage_error(fmt::format("{}: control character in the value", entry.key));
+    if (spec->secret && !private_file)
+        return usage_error(fmt::format(
+            "{} in a file that other users can read: chmod o-rwx the file, or use password-file",
+            entry.key));
+    if (auto ok = spec->check(entry.value); !ok)
+        return usage_error(fmt::format("{}: {}", entry.key, ok.error().message));
+    return entry;
+}
+
+} // namespace
+
+const Entry* File::find(std::string_view key) const {
+    for (const auto& entry : entries)
+        if (entry.key == key)
+            return &entry;
+    return nullptr;
+}
+
+Result<File> parse_file(std::string_view text, std::string path, bool private_file) {
+    File file{std::move(path), {}};
+    int number = 0;
+    while (!text.empty()) {
+        ++number;
+        const auto end = text.find('\n');
+        const auto line = trim(text.substr(0, end));
+        text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+        if (line.empty() || line.front() == '#')
+            continue;
+        auto entry = parse_line(line, private_file);
+        if (!entry)
+            return usage_error(fmt::format("{}:{}: {}", file.path, number, entry.error().message));
+        if (const Entry* first = file.find(entry->key))
+            return usage_error(fmt::format("{}:{}: {} is already set on line {}", file.path, number,
+                                           entry->key, first->line));
+        entry->line = number;
+        file.entries.push_back(std::move(*entry));
+    }
+    return file;
+}
+
+Result<std::optional<File>> load_file(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT)
+        return std::nullopt;
+    auto cannot_read = [&] {
+        return usage_error(
+            fmt::format("cannot read config file {}: {}", path, std::strerror(errno)));
+    };
+    if (fd < 0)
+        return cannot_read();
+    std::string text;
+    struct stat st {};
+    bool ok = ::fstat(fd, &st) == 0;
+    if (ok && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) { // /dev/null disables a file
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        ok = false;
+    }
+    char buffer[4096];
+    while (ok) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            ok = n == 0;
+            break;
+        }
+        text.append(buffer, static_cast<size_t>(n));
+        if (text.size() > kMaxFileSize) {
+            errno = EFBIG;
+            ok = false;
+        }
+    }
+    if (!ok) {
+        auto error = cannot_read();
+        ::close(fd);
+        return error;
+    }
+    ::close(fd);
+    return parse_file(text, path, (st.st_mode & S_IRWXO) == 0);
+}
+
+} // namespace dlock::config

@@ -1,0 +1,127 @@
+#include "config/settings.hpp"
+
+#include "config/keys.hpp"
+
+#include <fmt/format.h>
+#include <limits>
+
+namespace dlock::config {
+namespace {
+
+// A candidate value with its precedence: lower rank wins.
+struct Ranked {
+    Setting setting;
+    size_t rank = std::numeric_limits<size_t>::max();
+};
+
+std::string_view env_value(const Getenv& getenv, std::string_view name) {
+    if (name.empty())
+        return {};
+    const char* value = getenv(std::string(name).c_str());
+    return value ? std::string_view(value) : std::string_view();
+}
+
+Ranked pick(const KeySpec& key, const std::vector<FlagValue>& flags, const Getenv& getenv,
+            const std::vector<File>& files) {
+    for (const auto& flag : flags)
+        if (flag.key == key.name)
+            return {{flag.value, flag.flag}, 0};
+    // An empty variable counts as unset, as `DLOCK_PREFIX= dlock ...` usually means.
+    if (auto value = env_value(getenv, key.env); !value.empty())
+        return {{std::string(value), std::string(key.env)}, 1};
+    for (size_t i = 0; i < files.size(); ++i)
+        if (const Entry* entry = files[i].find(key.name))
+            return {{entry->value, fmt::format("{}:{}", files[i].path, entry->line)}, 2 + i};
+    if (auto value = env_value(getenv, key.fallback_env); !value.empty())
+        return {{std::string(value), std::string(key.fallback_env)}, 2 + files.size()};
+    if (!key.default_value.empty())
+        return {{std::string(key.default_value), "default"}, 3 + files.size()};
+    return {};
+}
+
+size_t index_of(std::string_view name) {
+    const auto all = keys();
+    for (size_t i = 0; i < all.size(); ++i)
+        if (all[i].name == name)
+            return i;
+    return all.size();
+}
+
+// Where both came from, for the error about a password and a password-file in one place.
+std::string both_places(const Setting& password, const Setting& file) {
+    auto colon = password.origin.rfind(':');
+    bool same_file = colon != std::string::npos && file.origin.rfind(':') == colon &&
+                     password.origin.compare(0, colon, file.origin, 0, colon) == 0;
+    if (same_file)
+        return fmt::format("{}: password (line {}) and password-file (line {}) are both set",
+                           password.origin.substr(0, colon), password.origin.substr(colon + 1),
+                           file.origin.substr(colon + 1));
+    return fmt::format("{} and {} are both set", password.origin, file.origin);
+}
+
+} // namespace
+
+Result<Settings> Settings::resolve(const std::vector<FlagValue>& flags, const Getenv& getenv,
+                                   const std::vector<File>& files) {
+    std::vector<Ranked> ranked;
+    for (const auto& key : keys()) {
+        ranked.push_back(pick(key, flags, getenv, files));
+        const auto& s = ranked.back().setting;
+        const bool from_file = ranked.back().rank >= 2 && ranked.back().rank < 2 + files.size();
+        if (!s.is_set() || from_file || s.origin == "default")
+            continue;
+        if (auto ok = key.check(s.value); !ok)
+            return usage_error(fmt::format("{}: {}", s.origin, ok.error().message));
+    }
+
+    // One password source: a password and a password-file from the same place are ambiguous;
+    // otherwise the one from the higher place wins (both beat a password in the URL).
+    auto& password = ranked[index_of("password")];
+    auto& password_file = ranked[index_of("password-file")];
+    if (password.setting.is_set() && password_file.setting.is_set()) {
+        if (password.rank == password_file.rank)
+            return usage_error(both_places(password.setting, password_file.setting) + "; keep one");
+        (password.rank < password_file.rank ? password_file : password) = Ranked{};
+    }
+
+    Settings settings;
+    for (auto& r : ranked)
+        settings.values_.push_back(std::move(r.setting));
+    return settings;
+}
+
+const Setting& Settings::get(std::string_view key) const {
+    return values_.at(index_of(key));
+}
+
+std::vector<std::string> config_paths(const Getenv& getenv) {
+    std::vector<std::string> paths;
+    if (auto user = env_value(getenv, "DLOCK_CONFIG"); !user.empty())
+        paths.emplace_back(user);
+    else if (auto xdg = env_value(getenv, "XDG_CONFIG_HOME"); xdg.starts_with('/'))
+        paths.push_back(fmt::format("{}/dlock/config", xdg)); // relative: ignored, as XDG says
+    else if (auto home = env_value(getenv, "HOME"); !home.empty())
+        paths.push_back(fmt::format("{}/.config/dlock/config", home));
+    auto system = env_value(getenv, "DLOCK_SYSTEM_CONFIG");
+    paths.emplace_back(system.empty() ? std::string_view("/etc/dlock.conf") : system);
+    return paths;
+}
+
+Result<Settings> load(const std::vector<FlagValue>& flags, const Getenv& getenv) {
+    std::vector<File> files;
+    std::vector<Settings::Source> sources;
+    for (const auto& path : config_paths(getenv)) {
+        auto file = load_file(path);
+        if (!file)
+            return tl::unexpected(file.error());
+        sources.push_back({path, file->has_value()});
+        if (*file)
+            files.push_back(std::move(**file));
+    }
+    auto settings = Settings::resolve(flags, getenv, files);
+    if (settings)
+        settings->sources = std::move(sources);
+    return settings;
+}
+
+} // namespace dlock::config

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "config/config_file.hpp"
+#include "util/error.hpp"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dlock::config {
+
+// An effective value and where it came from: "--redis", "DLOCK_PREFIX", "/etc/dlock.conf:3",
+// "REDIS_URL" or "default". No origin: not set anywhere (password, password-file).
+struct Setting {
+    std::string value;
+    std::string origin;
+
+    bool is_set() const { return !origin.empty(); }
+};
+
+// An option given on the command line: the key it sets, its value, the flag as shown to users.
+struct FlagValue {
+    std::string key;
+    std::string value;
+    std::string flag;
+};
+
+using Getenv = std::function<const char*(const char*)>;
+
+// The config files, highest precedence first: the user's ($DLOCK_CONFIG, else
+// $XDG_CONFIG_HOME/dlock/config, else ~/.config/dlock/config; none without a home) and the
+// system's ($DLOCK_SYSTEM_CONFIG, else /etc/dlock.conf).
+std::vector<std::string> config_paths(const Getenv& getenv);
+
+class Settings {
+  public:
+    // Resolves every key of keys(): flags > DLOCK_* environment > `files` (highest first) >
+    // fallback environment (REDIS_URL) > default. Values from flags and the environment are
+    // checked here (file values were checked when parsed); a password and a password-file from
+    // the same place are an error, and the higher of the two wins otherwise.
+    static Result<Settings> resolve(const std::vector<FlagValue>& flags, const Getenv& getenv,
+                                    const std::vector<File>& files);
+
+    // `key` must be one of keys().
+    const Setting& get(std::string_view key) const;
+
+    // Every config file looked at and whether it exists, for `dlock config`.
+    struct Source {
+        std::string path;
+        bool found = false;
+    };
+    std::vector<Source> sources;
+
+  private:
+    std::vector<Setting> values_; // in the order of keys()
+};
+
+// Reads the config files of config_paths() and resolves.
+Result<Settings> load(const std::vector<FlagValue>& flags, const Getenv& getenv);
+
+} // namespace dlock::config

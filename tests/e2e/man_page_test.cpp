@@ -1,0 +1,153 @@
+// The man page documents the binary: every subcommand and every long option that any --help
+// lists appears in man/dlock.1 (found by walking the help output, so new subcommands and options
+// are checked without touching this test), and groff formats it without warnings.
+
+#include "e2e/e2e_helpers.hpp"
+
+#include <cctype>
+#include <set>
+
+using namespace dlock::test;
+using namespace dlock::test::e2e;
+
+namespace {
+
+// The lines of one "Title:" section of CLI11's help, up to the next blank line.
+std::vector<std::string> help_section(const std::string& help, const std::string& title) {
+    std::vector<std::string> out;
+    bool inside = false;
+    for (const auto& line : lines(help)) {
+        if (line == title + ":")
+            inside = true;
+        else if (inside && line.empty())
+            break;
+        else if (inside)
+            out.push_back(line);
+    }
+    return out;
+}
+
+// The first word of an entry line ("  -n,--no-wait Excludes: ..." -> "-n,--no-wait").
+std::string first_word(const std::string& line) {
+    auto start = line.find_first_not_of(' ');
+    if (start == std::string::npos)
+        return "";
+    return line.substr(start, line.find(' ', start) - start);
+}
+
+struct Help {
+    std::set<std::string> subcommands; // "run", "latch count-down", ...
+    std::set<std::string> long_options;
+};
+
+// Walks `dlock [path] --help` and every subcommand below it.
+void walk(const std::vector<std::string>& path, Help& help) {
+    auto args = path;
+    args.push_back("--help");
+    auto r = run_raw(args);
+    INFO("dlock " << args.front() << "... --help, stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    REQUIRE_FALSE(r.out.empty());
+    for (const auto& line : help_section(r.out, "Options")) {
+        if (line.rfind("  -", 0) != 0)
+            continue; // a continuation line of a long description
+        std::string names = first_word(line);
+        names = names.substr(0, names.find('{')); // CLI11 may append {default}
+        std::stringstream split(names);
+        for (std::string name; std::getline(split, name, ',');)
+            if (name.rfind("--", 0) == 0)
+                help.long_options.insert(name);
+    }
+    for (const auto& line : help_section(r.out, "Subcommands")) {
+        auto sub = path;
+        sub.push_back(first_word(line));
+        std::string joined;
+        for (const auto& word : sub)
+            joined += (joined.empty() ? "" : " ") + word;
+        help.subcommands.insert(joined);
+        walk(sub, help);
+    }
+}
+
+// The man page source as plain text: font escapes and \& dropped, \- and \(en turned into -.
+std::string man_text() {
+    auto roff = read_file(std::string(DLOCK_SOURCE_DIR) + "/man/dlock.1");
+    REQUIRE_FALSE(roff.empty());
+    std::string out;
+    for (size_t i = 0; i < roff.size(); ++i) {
+        if (roff[i] != '\\' || i + 1 == roff.size()) {
+            out.push_back(roff[i]);
+            continue;
+        }
+        const char next = roff[i + 1];
+        if (next == '-') {
+            out.push_back('-');
+            ++i;
+        } else if (next == '&') {
+            ++i;
+        } else if (next == 'f' && i + 2 < roff.size()) {
+            i += 2; // \fB, \fI, \fR, \fP
+        } else {
+            out.push_back(roff[i]);
+        }
+    }
+    return out;
+}
+
+bool mentions_option(const std::string& text, const std::string& option) {
+    for (auto at = text.find(option); at != std::string::npos; at = text.find(option, at + 1)) {
+        const size_t end = at + option.size();
+        const bool whole =
+            end == text.size() ||
+            !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '-');
+        if (whole)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("the man page documents every subcommand and long option of --help", "[e2e][man]") {
+    Help help;
+    walk({}, help);
+    // Sanity: the walk found the known parts of the interface.
+    CHECK(help.subcommands.count("run") == 1);
+    CHECK(help.subcommands.count("latch count-down") == 1);
+    CHECK(help.subcommands.count("config") == 1);
+    CHECK(help.long_options.count("--wait") == 1);
+    CHECK(help.long_options.count("--log-format") == 1);
+    CHECK(help.long_options.count("--no-syslog") == 1);
+
+    const auto text = man_text();
+    const auto synopsis_start = text.find(".SH SYNOPSIS");
+    const auto synopsis_end = text.find(".SH", synopsis_start + 1);
+    REQUIRE(synopsis_start != std::string::npos);
+    const auto synopsis = text.substr(synopsis_start, synopsis_end - synopsis_start);
+    for (const auto& sub : help.subcommands) {
+        INFO("subcommand '" << sub << "' is missing from the man page's SYNOPSIS");
+        CHECK(synopsis.find(".B " + sub) != std::string::npos);
+    }
+    for (const auto& option : help.long_options) {
+        if (option == "--help" || option == "--version")
+            continue; // documented once, not per subcommand
+        INFO("option " << option << " is missing from the man page");
+        CHECK(mentions_option(text, option));
+    }
+    CHECK(mentions_option(text, "--help"));
+    CHECK(mentions_option(text, "--version"));
+}
+
+TEST_CASE("groff formats the man page without warnings", "[e2e][man]") {
+    const std::string page = std::string(DLOCK_SOURCE_DIR) + "/man/dlock.1";
+    Process probe({"-c", "command -v groff"}, {}, "/bin/sh");
+    if (probe.wait().exit_code != 0) {
+        WARN("groff is not installed: skipped");
+        return;
+    }
+    Process groff({"-c", "groff -man -Tutf8 -ww -z \"$1\"", "sh", page}, {}, "/bin/sh");
+    auto r = groff.wait();
+    INFO("groff: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+}

@@ -1,0 +1,135 @@
+#include "config/config_file.hpp"
+
+#include <catch2/catch.hpp>
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace dlock;
+using config::parse_file;
+
+namespace {
+
+// The error message of parsing `text` as "f.conf" (a private file), "" when it parses.
+std::string error_of(const std::string& text, bool private_file = true) {
+    auto file = parse_file(text, "f.conf", private_file);
+    if (file)
+        return "";
+    CHECK(file.error().exit_code == 64);
+    return file.error().message;
+}
+
+} // namespace
+
+TEST_CASE("config files: key = value lines, comments and blank lines", "[config]") {
+    auto file = parse_file("# dlock settings\n"
+                           "\n"
+                           "redis = redis://10.0.0.5:6380/2\n"
+                           "  prefix=myapp  \n"
+                           "\t# indented comment\n"
+                           "timeout\t=\t500ms\r\n"
+                           "password = pa#ss = word\n",
+                           "f.conf", true)
+                    .value();
+    REQUIRE(file.entries.size() == 4);
+    CHECK(file.entries[0].key == "redis");
+    CHECK(file.entries[0].value == "redis://10.0.0.5:6380/2");
+    CHECK(file.entries[0].line == 3);
+    CHECK(file.entries[1].key == "prefix");
+    CHECK(file.entries[1].value == "myapp");
+    CHECK(file.entries[2].value == "500ms"); // CRLF files work
+    CHECK(file.entries[2].line == 6);
+    // '#' and '=' inside a value are part of it: only a line starting with '#' is a comment.
+    CHECK(file.find("password")->value == "pa#ss = word");
+    CHECK(file.find("syslog") == nullptr);
+}
+
+TEST_CASE("config files: an empty file and a file without a final newline", "[config]") {
+    CHECK(parse_file("", "f.conf", false).value().entries.empty());
+    CHECK(parse_file("prefix = x", "f.conf", false).value().find("prefix")->value == "x");
+}
+
+TEST_CASE("config file errors name the file and the line", "[config]") {
+    CHECK(error_of("\n# c\nfoo = 1\n") == "f.conf:3: unknown key 'foo'");
+    CHECK(error_of("redis\n") == "f.conf:1: expected key = value, got 'redis'");
+    CHECK(error_of("= x\n") == "f.conf:1: unknown key ''");
+    CHECK(error_of("prefix =\n") == "f.conf:1: prefix: empty value");
+    CHECK(error_of("prefix = a\nprefix = b\n") == "f.conf:2: prefix is already set on line 1");
+    CHECK(error_of("timeout = 0\n") == "f.conf:1: timeout: must be greater than zero");
+    CHECK(error_of("connect-timeout = soon\n").starts_with("f.conf:1: connect-timeout: invalid"));
+    CHECK(error_of("syslog = maybe\n") == "f.conf:1: syslog: 'maybe': expected true or false");
+    CHECK(error_of("log-format = xml\n") == "f.conf:1: log-format: 'xml': expected text or json");
+    CHECK(error_of("log-level = loud\n").starts_with("f.conf:1: log-level: 'loud'"));
+    CHECK(error_of("prefix = a b\n").starts_with("f.conf:1: prefix: invalid prefix"));
+    CHECK(error_of("prefix = a\x01"
+                   "b\n") == "f.conf:1: prefix: control character in the value");
+    // Keys are case-sensitive, and the flag spelling is not a key.
+    CHECK(error_of("Redis = redis://h\n") == "f.conf:1: unknown key 'Redis'");
+    CHECK(error_of("--redis = redis://h\n") == "f.conf:1: unknown key '--redis'");
+}
+
+TEST_CASE("a bad Redis URL in a config file does not show its password", "[config]") {
+    auto message = error_of("redis = http://user:pa55-secret@host\n");
+    CHECK(message.starts_with("f.conf:1: redis: invalid Redis URL"));
+    CHECK(message.find("pa55-secret") == std::string::npos);
+}
+
+TEST_CASE("a password key needs a file other users cannot read", "[config]") {
+    CHECK(error_of("password = s3cret\n", false) ==
+          "f.conf:1: password in a file that other users can read: chmod o-rwx the file, or "
+          "use password-file");
+    CHECK(error_of("password = s3cret\n", true).empty());
+    CHECK(error_of("password-file = /etc/dlock/pw\n", false).empty());
+}
+
+TEST_CASE("load_file: absent files, permissions, directories", "[config]") {
+    char dir_template[] = "/tmp/dlock-config-test-XXXXXX";
+    REQUIRE(mkdtemp(dir_template) != nullptr);
+    const std::string dir = dir_template, path = dir + "/config";
+
+    CHECK_FALSE(config::load_file(dir + "/absent").value().has_value());
+    CHECK(config::load_file("/dev/null").value()->entries.empty());
+    auto directory = config::load_file(dir);
+    REQUIRE_FALSE(directory);
+    CHECK(directory.error().message == "cannot read config file " + dir + ": Is a directory");
+
+    std::ofstream(path) << "password = s3cret\nprefix = p\n";
+    chmod(path.c_str(), 0640);
+    auto file = config::load_file(path).value();
+    REQUIRE(file.has_value());
+    CHECK(file->path == path);
+    CHECK(file->find("prefix")->value == "p");
+
+    chmod(path.c_str(), 0644);
+    auto world_readable = config::load_file(path);
+    REQUIRE_FALSE(world_readable);
+    CHECK(world_readable.error().message.starts_with(path + ":1: password in a file"));
+
+    std::remove(path.c_str());
+    rmdir(dir.c_str());
+}
+
+TEST_CASE("the example config file parses, and so does each of its settings", "[config]") {
+    const std::string path = std::string(DLOCK_SOURCE_DIR) + "/packaging/dlock.conf.example";
+    std::ifstream in(path);
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK(parse_file(text.str(), path, false).value().entries.empty()); // all commented out
+
+    // Every "#key = value" line, uncommented, is a valid setting.
+    int settings = 0;
+    std::stringstream lines(text.str());
+    for (std::string line; std::getline(lines, line);) {
+        if (line.size() < 2 || line[0] != '#' || !std::islower(static_cast<unsigned char>(line[1])))
+            continue;
+        INFO(line);
+        CHECK(parse_file(line.substr(1), path, true));
+        ++settings;
+    }
+    CHECK(settings == 9);
+}
