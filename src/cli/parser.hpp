@@ -1,0 +1,51 @@
+#pragma once
+
+#include "cli/global_options.hpp"
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dlock::cli {
+
+// One subcommand of dlock, whatever its class: it runs if the command line named it.
+class Subcommand {
+  public:
+    virtual ~Subcommand() = default;
+    virtual CLI::App* app() const = 0;
+    // `command` is what followed "--"; only `run` and `sem run` take one.
+    virtual int execute(const GlobalOptions& globals, const std::vector<std::string>& command) = 0;
+};
+
+// The CLI11 parser of the whole command line: global options and the subcommands.
+class Parser {
+  public:
+    // Every subcommand, or only the one named `only` (see named_subcommand).
+    explicit Parser(std::string_view only = {});
+    Parser(const Parser&) = delete;
+    Parser& operator=(const Parser&) = delete;
+
+    // nullopt when parsed; otherwise the exit status after help or version went to stdout
+    // (0), or of a usage error, reported on stderr. `quiet` prints nothing, not even help.
+    std::optional<int> parse(std::vector<std::string> args, bool quiet = false);
+    const GlobalOptions& globals() const { return globals_; }
+    GlobalOptions& globals() { return globals_; }
+    // The subcommand parsed, or nullptr.
+    Subcommand* parsed() const;
+
+  private:
+    CLI::App app_;
+    GlobalOptions globals_;
+    std::vector<std::unique_ptr<Subcommand>> subcommands_;
+};
+
+// The subcommand the arguments name (the first argument that is a subcommand's name), or "".
+// Building only that one spares `dlock run` the parser objects of all the others: about 20
+// page faults of its start-up (docs/BENCHMARKS.md). When the arguments mean something else
+// (e.g. "run" was an option's value), that parser fails and the full one decides.
+std::string_view named_subcommand(const std::vector<std::string>& args);
+
+} // namespace dlock::cli
