@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlock::cli {
@@ -28,9 +29,10 @@ int main(int argc, char** argv) {
 
     // Only the subcommand named is built when that parses; anything else (help and version
     // too) gets the full parser, so what is printed is about the whole command line.
-    auto parser = std::make_unique<Parser>(named_subcommand(args));
-    auto stop = parser->parse(args, true);
-    if (stop) {
+    const std::string_view only = named_subcommand(args);
+    auto parser = std::make_unique<Parser>(only);
+    auto stop = parser->parse(args, !only.empty());
+    if (stop && !only.empty()) {
         parser = std::make_unique<Parser>();
         stop = parser->parse(args);
     }
