@@ -51,7 +51,9 @@ Result<Millis> parse_duration(std::string_view text) {
     constexpr double max_ms = 100.0 * 365 * 86'400'000.0;
     if (!std::isfinite(value) || value > max_ms)
         return usage_error(fmt::format("invalid duration {}: too long", quote(text)));
-    return Millis(static_cast<int64_t>(std::llround(value)));
+    // Rounded to the nearest ms by hand: `value` is finite and >= 0, and std::llround would be
+    // the binary's only use of libm, a whole shared library to load at every start.
+    return Millis(static_cast<int64_t>(value + 0.5));
 }
 
 Result<std::optional<Millis>> parse_wait_duration(std::string_view text) {
