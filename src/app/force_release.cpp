@@ -12,11 +12,6 @@
 namespace dlock::app {
 namespace {
 
-int64_t wall_now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
-
 const char* how_held(std::string_view mode) {
     if (mode == "s")
         return "shared";

@@ -8,11 +8,6 @@
 namespace dlock::app {
 namespace {
 
-int64_t wall_now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
-
 // Why the name could not be taken: "held by ...", "held shared by ..." or "free, but ...".
 std::string why_refused(const lock::AcquireOutcome& last) {
     if (last.permit_limit > 0)

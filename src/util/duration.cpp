@@ -77,4 +77,9 @@ std::string format_duration(Millis d) {
     return fmt::format("{}h{}m", s / 3600, (s % 3600) / 60);
 }
 
+int64_t wall_now_ms() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
 } // namespace dlock

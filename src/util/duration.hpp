@@ -3,6 +3,7 @@
 #include "util/error.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,5 +21,8 @@ Result<std::optional<Millis>> parse_wait_duration(std::string_view text);
 
 // Compact human form: "1.5s", "2m", "1h30m", "250ms".
 std::string format_duration(Millis d);
+
+// This host's wall clock in ms since the epoch, for showing ages against Redis timestamps.
+int64_t wall_now_ms();
 
 } // namespace dlock
