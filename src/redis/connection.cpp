@@ -1,9 +1,13 @@
 #include "redis/connection.hpp"
 
+#include "redis/socket.hpp"
+
+#include <cctype>
 #include <fmt/format.h>
 #include <hiredis/hiredis.h>
 #include <string>
 #include <sys/time.h>
+#include <unistd.h>
 #include <vector>
 
 namespace dlock::redis {
@@ -27,9 +31,35 @@ std::string failure_reason(const redisContext& c, std::string_view timed_out) {
 bool is_auth_error(std::string_view msg) {
     return msg.starts_with("NOAUTH") || msg.starts_with("WRONGPASS") ||
            msg.starts_with("ERR invalid password") || msg.starts_with("ERR AUTH") ||
-           msg.starts_with("NOPERM") ||
            // Redis drops unauthenticated clients that send long commands with this error.
            msg.find("unauthenticated") != std::string_view::npos;
+}
+
+bool is_missing_password(std::string_view msg) {
+    return msg.starts_with("NOAUTH") || msg.find("unauthenticated") != std::string_view::npos;
+}
+
+std::string upper(std::string_view text) {
+    std::string out(text);
+    for (char& c : out)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// The one line for an error reply about who we are (auth) or what we may do (ACL).
+Error access_error(std::string_view msg, const Endpoint& ep, std::string_view command_name) {
+    if (is_missing_password(msg))
+        return Error{exit_code::unavailable,
+                     fmt::format("Redis at {} requires a password (NOAUTH): set "
+                                 "DLOCK_REDIS_PASSWORD or --password-file",
+                                 ep.display())};
+    if (msg.starts_with("NOPERM"))
+        return Error{exit_code::unavailable,
+                     fmt::format("user {} lacks permission for {} on Redis at {} ({})",
+                                 ep.user.empty() ? "default" : ep.user, upper(command_name),
+                                 ep.display(), msg)};
+    return Error{exit_code::unavailable,
+                 fmt::format("authentication to Redis at {} failed: {}", ep.display(), msg)};
 }
 
 // hiredis' argv form of a command: pointers and lengths (binary safe).
@@ -67,21 +97,19 @@ Error Connection::io_error(std::string_view what) const {
 
 Result<Connection> Connection::open(const ConnectOptions& options) {
     const Endpoint& ep = options.endpoint;
-    timeval connect_tv = to_timeval(options.connect_timeout);
-    redisContext* raw = ep.unix_path.empty()
-                            ? redisConnectWithTimeout(ep.host.c_str(), ep.port, connect_tv)
-                            : redisConnectUnixWithTimeout(ep.unix_path.c_str(), connect_tv);
-    if (raw == nullptr)
+    auto fd = connect_socket(ep, options.connect_timeout);
+    if (!fd) {
+        fd.error().message =
+            fmt::format("cannot reach Redis at {}: {}", ep.display(), fd.error().message);
+        return tl::unexpected(fd.error());
+    }
+    redisContext* raw = redisConnectFd(*fd);
+    if (raw == nullptr) {
+        close(*fd);
         return fail(exit_code::unavailable,
                     fmt::format("cannot reach Redis at {}: out of memory", ep.display()));
+    }
     std::unique_ptr<redisContext, Free> ctx(raw);
-    if (ctx->err)
-        return fail(exit_code::unavailable,
-                    fmt::format("cannot reach Redis at {}: {}", ep.display(),
-                                failure_reason(
-                                    *ctx, fmt::format("connect timed out after {}",
-                                                      format_duration(options.connect_timeout)))),
-                    true);
     redisSetTimeout(ctx.get(), to_timeval(options.command_timeout));
     if (ep.unix_path.empty())
         redisEnableKeepAlive(ctx.get());
@@ -114,9 +142,7 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
         Reply reply(static_cast<redisReply*>(raw_reply));
         if (reply.is_error()) {
             if (i == 0 && !ep.password.empty())
-                return fail(exit_code::unavailable,
-                            fmt::format("authentication to Redis at {} failed: {}", ep.display(),
-                                        reply.str()));
+                return tl::unexpected(access_error(reply.str(), ep, "AUTH"));
             return fail(exit_code::unavailable,
                         fmt::format("cannot select database {} on Redis at {}: {}", ep.db,
                                     ep.display(), reply.str()));
@@ -133,10 +159,12 @@ Result<Reply> Connection::checked(void* raw_reply, std::string_view command_name
     Reply reply(static_cast<redisReply*>(raw_reply));
     if (reply.is_error()) {
         std::string_view msg = reply.str();
-        if (is_auth_error(msg))
-            return fail(exit_code::unavailable,
-                        fmt::format("authentication to Redis at {} failed: {}",
-                                    options_.endpoint.display(), msg));
+        if (is_auth_error(msg) || msg.starts_with("NOPERM")) {
+            // After "unauthenticated multibulk" the server has closed the connection.
+            if (is_missing_password(msg))
+                broken_ = true;
+            return tl::unexpected(access_error(msg, options_.endpoint, command_name));
+        }
         return fail(exit_code::internal, std::string(msg));
     }
     return reply;

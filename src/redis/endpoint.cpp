@@ -6,9 +6,13 @@
 #include <charconv>
 #include <fmt/format.h>
 #include <optional>
+#include <sys/un.h>
 
 namespace dlock::redis {
 namespace {
+
+// sizeof(sockaddr_un::sun_path), with its terminating NUL.
+constexpr size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path);
 
 std::optional<int> parse_int(std::string_view text, int min, int max) {
     int value = 0;
@@ -66,6 +70,9 @@ Result<Endpoint> parse_url(std::string_view url) {
         ep.unix_path = std::string(rest.substr(0, query));
         if (ep.unix_path.empty() || ep.unix_path[0] != '/')
             return invalid("expected unix:///absolute/path/to/socket");
+        if (ep.unix_path.size() >= kMaxSocketPath)
+            return invalid(
+                fmt::format("the socket path is longer than {} bytes", kMaxSocketPath - 1));
         if (query != std::string_view::npos) {
             std::string_view q = rest.substr(query + 1);
             if (!q.starts_with("db="))

@@ -87,7 +87,7 @@ TEST_CASE("a missing password is 'unavailable' on the first command", "[connecti
     auto reply = conn->command({"PING"});
     REQUIRE_FALSE(reply);
     CHECK(reply.error().exit_code == 69);
-    CHECK(reply.error().message.find("authentication") != std::string::npos);
+    CHECK(reply.error().message.find("requires a password (NOAUTH)") != std::string::npos);
 
     redis::LockBackend backend(connect_options(server->tcp_url()));
     auto acquired = backend.acquire(job_keys(), request("owner-a", "hold-1"));
