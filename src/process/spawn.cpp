@@ -17,6 +17,8 @@ namespace {
 [[noreturn]] void exec_child(const SpawnOptions& options, char* const* argv,
                              volatile int* exec_errno, pid_t parent) {
     setpgid(0, 0);
+    if (options.announce_group)
+        options.announce_group->store(getpid());
     if (options.take_terminal) {
         // We are a background group until this call; block SIGTTOU so it does not stop us.
         sigset_t ttou;
@@ -28,10 +30,10 @@ namespace {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) // dlock died before PDEATHSIG was armed
         _exit(exit_code::internal);
+    // dlock ignores SIGPIPE for its Redis socket; the command must not.
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
-    sigaction(SIGPIPE, &dfl,
-              nullptr); // dlock ignores it for its Redis socket; the command must not
+    sigaction(SIGPIPE, &dfl, nullptr);
     sigprocmask(SIG_SETMASK, &options.child_mask, nullptr);
     execvp(argv[0], argv);
     *exec_errno = errno;

@@ -2,6 +2,7 @@
 
 #include "util/error.hpp"
 
+#include <atomic>
 #include <csignal>
 #include <string>
 #include <sys/types.h>
@@ -13,6 +14,8 @@ struct SpawnOptions {
     std::vector<std::string> argv; // argv[0] is looked up in PATH
     sigset_t child_mask;           // signal mask the command starts with
     bool take_terminal = false;    // make the command the terminal's foreground group
+    // Where the child publishes its process group before it execs (see Guardian::group()).
+    std::atomic<pid_t>* announce_group = nullptr;
 };
 
 // Forks and execs the command as the leader of a new process group. The child dies with

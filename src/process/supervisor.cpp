@@ -26,6 +26,8 @@ sigset_t handled_signals() {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGCHLD);
+    // SIGCONT resumes us whether blocked or not; blocked, it also tells the loop it happened.
+    sigaddset(&set, SIGCONT);
     for (int s : kForwarded)
         sigaddset(&set, s);
     return set;
@@ -40,25 +42,43 @@ bool group_alive(pid_t pgid) {
     return kill(-pgid, 0) == 0 || errno == EPERM;
 }
 
+bool is_terminal_stop(int signo) {
+    return signo == SIGTSTP || signo == SIGTTIN || signo == SIGTTOU;
+}
+
+// Runs `f` with SIGTTOU blocked: a background process changing the terminal's foreground group
+// would otherwise be stopped by it.
+template <typename F>
+void without_ttou(F f) {
+    sigset_t ttou, old;
+    sigemptyset(&ttou);
+    sigaddset(&ttou, SIGTTOU);
+    pthread_sigmask(SIG_BLOCK, &ttou, &old);
+    f();
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
 } // namespace
 
 Result<Supervisor> Supervisor::create() {
     Supervisor s;
     sigset_t set = handled_signals();
-    pthread_sigmask(SIG_BLOCK, &set, &s.original_mask_);
+    if (int err = pthread_sigmask(SIG_BLOCK, &set, &s.original_mask_); err != 0)
+        return fail(exit_code::internal,
+                    fmt::format("cannot set up signal handling: {}", strerror(err)));
     s.signal_fd_ = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
     s.event_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (s.signal_fd_ < 0 || s.event_fd_ < 0)
+    if (s.signal_fd_ < 0 || s.event_fd_ < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
         return fail(exit_code::internal,
                     fmt::format("cannot set up signal handling: {}", strerror(errno)));
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
     return s;
 }
 
 Supervisor::Supervisor(Supervisor&& o) noexcept
     : signal_fd_(o.signal_fd_), event_fd_(o.event_fd_), original_mask_(o.original_mask_),
-      owns_terminal_(o.owns_terminal_), child_(o.child_), child_done_(o.child_done_),
-      child_status_(o.child_status_) {
+      owns_terminal_(o.owns_terminal_), guardian_(std::move(o.guardian_)), child_(o.child_),
+      child_done_(o.child_done_), child_stopped_(o.child_stopped_),
+      stopped_with_child_(o.stopped_with_child_), child_status_(o.child_status_) {
     o.signal_fd_ = o.event_fd_ = -1;
 }
 
@@ -70,10 +90,16 @@ Supervisor::~Supervisor() {
 }
 
 Result<pid_t> Supervisor::spawn(const std::vector<std::string>& argv) {
+    auto guardian = Guardian::start();
+    if (!guardian)
+        return tl::unexpected(guardian.error());
+    guardian_.emplace(std::move(*guardian));
     // An interactive command gets the terminal, or reading it would stop it with SIGTTIN.
     owns_terminal_ = isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
-    auto pid = process::spawn(SpawnOptions{argv, original_mask_, owns_terminal_});
+    auto pid =
+        process::spawn(SpawnOptions{argv, original_mask_, owns_terminal_, &guardian_->group()});
     if (!pid) {
+        guardian_->disarm(); // the failed child has been reaped
         restore_terminal();
         return pid;
     }
@@ -89,24 +115,64 @@ void Supervisor::notify() const {
 void Supervisor::reap() {
     int status;
     pid_t pid;
-    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-        if (pid == child_) {
+    while ((pid = waitpid(-1, &status, WNOHANG | WUNTRACED | WCONTINUED)) > 0) {
+        if (pid != child_)
+            continue; // an orphan of the command's, reparented to us
+        if (WIFSTOPPED(status)) {
+            child_stopped_ = true;
+            if (is_terminal_stop(WSTOPSIG(status)))
+                stop_with_command(WSTOPSIG(status));
+        } else if (WIFCONTINUED(status)) {
+            child_stopped_ = false;
+        } else {
             child_done_ = true;
             child_status_ = status;
         }
     }
 }
 
+void Supervisor::signal_group(int signo) const {
+    kill(-child_, signo);
+    // A stopped process acts on a signal only once continued (as the shell's `kill` does).
+    if (child_stopped_ && signo != SIGKILL && signo != SIGCONT)
+        kill(-child_, SIGCONT);
+}
+
+// The command was stopped from the terminal (Ctrl-Z, or reading it in the background): stop
+// dlock too, with the same signal, so the shell sees its job stopped and can `fg` or `bg` it.
+void Supervisor::stop_with_command(int signo) {
+    log::debug("the command was stopped by SIG{}; stopping with it", signal_name(signo));
+    stopped_with_child_ = true;
+    // The signal's default action stops us (it is not blocked), unless our process group is
+    // orphaned: then nobody could resume us, and the kernel ignores it.
+    kill(getpid(), signo);
+}
+
+// SIGCONT reached us (`fg`, `bg` or `kill -CONT`): resume the command, handing it the terminal
+// if we are in the foreground (after `fg`, also when dlock was started in the background).
+void Supervisor::resume_command() {
+    if (!stopped_with_child_ && !child_stopped_)
+        return;
+    stopped_with_child_ = false;
+    if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp()) {
+        tcsetpgrp(STDIN_FILENO, child_);
+        owns_terminal_ = true;
+    }
+    kill(-child_, SIGCONT);
+}
+
 void Supervisor::handle_signals() {
     signalfd_siginfo info;
     while (read(signal_fd_, &info, sizeof info) == sizeof info) {
         int signo = static_cast<int>(info.ssi_signo);
-        if (signo == SIGCHLD)
+        if (signo == SIGCHLD || child_done_)
             continue; // reap() runs after every wake-up anyway
-        if (!child_done_) {
-            log::debug("forwarding SIG{} to the command", signal_name(signo));
-            kill(-child_, signo);
+        if (signo == SIGCONT) {
+            resume_command();
+            continue;
         }
+        log::debug("forwarding SIG{} to the command", signal_name(signo));
+        signal_group(signo);
     }
     uint64_t count;
     (void)!read(event_fd_, &count, sizeof count);
@@ -127,9 +193,10 @@ Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
         }
         if (!outcome.stopped && now >= policy.stop_at()) {
             outcome.stopped = true;
+            outcome.stopped_at = now;
             kill_at = now + policy.grace;
             log::debug("stopping the command with SIG{}", signal_name(policy.signal));
-            kill(-child_, policy.signal);
+            signal_group(policy.signal);
         }
         if (outcome.stopped && now >= kill_at) {
             kill(-child_, SIGKILL);
@@ -143,17 +210,23 @@ Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
             break;
         handle_signals();
     }
+    outcome.ended_at = Clock::now();
     outcome.wait_status = child_status_;
+    outcome.had_terminal = owns_terminal_;
     drain_group(policy, outcome.stopped);
     restore_terminal();
     return outcome;
 }
 
 void Supervisor::drain_group(const StopPolicy& policy, bool kill_now) {
-    if (!group_alive(child_))
+    if (!group_alive(child_)) {
+        guardian_->disarm();
         return;
+    }
     log::info("the command left processes in its group; sending SIG{}", kill_now ? "KILL" : "TERM");
     kill(-child_, kill_now ? SIGKILL : SIGTERM);
+    if (!kill_now)
+        kill(-child_, SIGCONT); // stopped leftovers must be able to act on TERM
     auto kill_at = kill_now ? Clock::now() : Clock::now() + policy.grace;
     bool killed = kill_now;
     const auto give_up = kill_at + kKillWait;
@@ -165,6 +238,7 @@ void Supervisor::drain_group(const StopPolicy& policy, bool kill_now) {
             killed = true;
         }
         if (now >= give_up) {
+            // The guardian stays armed: it tries again when dlock exits.
             log::error("processes of the command's group {} survive SIGKILL", child_);
             return;
         }
@@ -172,18 +246,14 @@ void Supervisor::drain_group(const StopPolicy& policy, bool kill_now) {
         poll(fds, 1, std::min(50, poll_timeout(killed ? give_up : kill_at)));
         handle_signals();
     }
+    guardian_->disarm(); // the group id may now be reused by anyone
 }
 
 void Supervisor::restore_terminal() {
     if (!owns_terminal_)
         return;
-    // We are in the background now: SIGTTOU would stop us.
-    sigset_t ttou, old;
-    sigemptyset(&ttou);
-    sigaddset(&ttou, SIGTTOU);
-    pthread_sigmask(SIG_BLOCK, &ttou, &old);
-    tcsetpgrp(STDIN_FILENO, getpgrp());
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    // We are in the background now.
+    without_ttou([] { tcsetpgrp(STDIN_FILENO, getpgrp()); });
     owns_terminal_ = false;
 }
 

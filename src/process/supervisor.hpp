@@ -1,11 +1,13 @@
 #pragma once
 
+#include "process/guardian.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
 
 #include <chrono>
 #include <csignal>
 #include <functional>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -16,6 +18,9 @@ namespace dlock::process {
 // forwards INT, TERM, HUP, QUIT, USR1 and USR2 to the group, reaps (dlock is a child
 // subreaper, so orphaned grandchildren come back to it), and stops the group when told to.
 // Signals are taken synchronously through a signalfd; nothing runs in a signal handler.
+// Job control: when the command is stopped from the terminal (TSTP, TTIN, TTOU), dlock stops
+// with it, so the shell sees the job stop; SIGCONT resumes both. A guardian process kills the
+// group should dlock die without clearing up.
 class Supervisor {
   public:
     using Clock = std::chrono::steady_clock;
@@ -35,6 +40,12 @@ class Supervisor {
     struct Outcome {
         int wait_status = 0;
         bool stopped = false; // the policy stopped it
+        // When the policy stopped it, and when the command was seen to end. Both are later
+        // than the events themselves if dlock was paused (SIGSTOP, a frozen VM) meanwhile.
+        Clock::time_point stopped_at = Clock::time_point::max();
+        Clock::time_point ended_at;
+        // The command had the terminal: keys like Ctrl-C reached its group instead of ours.
+        bool had_terminal = false;
     };
 
     // Blocks the handled signals in the calling thread; call it before starting threads so
@@ -59,6 +70,9 @@ class Supervisor {
     Supervisor() = default;
     void handle_signals();
     void reap();
+    void signal_group(int signo) const;
+    void stop_with_command(int signo);
+    void resume_command();
     void drain_group(const StopPolicy& policy, bool kill_now);
     void restore_terminal();
 
@@ -66,8 +80,11 @@ class Supervisor {
     int event_fd_ = -1;
     sigset_t original_mask_{};
     bool owns_terminal_ = false;
+    std::optional<Guardian> guardian_;
     pid_t child_ = -1;
     bool child_done_ = false;
+    bool child_stopped_ = false;      // stopped by a signal, as far as we know
+    bool stopped_with_child_ = false; // we stopped ourselves for job control
     int child_status_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <csignal>
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <utility>
 
 namespace dlock {
@@ -49,6 +50,24 @@ std::string signal_name(int signo) {
         if (number == signo)
             return std::string(name);
     return fmt::format("signal {}", signo);
+}
+
+int die_of_signal(int signo, bool whole_group) {
+    // The command's core dump (if any) is what matters, not ours.
+    const rlimit no_core{0, 0};
+    (void)setrlimit(RLIMIT_CORE, &no_core);
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(signo, &dfl, nullptr);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signo);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    if (whole_group)
+        kill(0, signo);
+    raise(signo);
+    return exit_code::signal_base + signo;
 }
 
 } // namespace dlock

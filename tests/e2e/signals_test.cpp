@@ -100,10 +100,35 @@ TEST_CASE("a SIGKILLed dlock takes its command along and the lease expires after
     const long long second_token = std::stoll(trim(read_file(dir / "token2")));
     CHECK(second_token > first_token);
 
-    // The command's own children are not covered by PDEATHSIG (see README); clean up.
-    if (!process_gone(grandchild))
-        kill(grandchild, SIGKILL);
+    // The guardian killed the command's whole group, grandchildren included.
+    CHECK(process_gone(grandchild));
     CHECK_FALSE(exists(*server, key("job")));
+}
+
+TEST_CASE("a SIGKILLed dlock takes every process of the command's group along at once",
+          "[e2e][signals][guardian]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    // As in the report: the shell waits for a background sleep, which PDEATHSIG never reached.
+    const std::string command = "sleep 300 & echo $! > \"$D/child\"; echo $$ > \"$D/pid\"; wait";
+    const bool whole_group = GENERATE(false, true);
+    INFO((whole_group ? "kill -9 of dlock's process group" : "kill -9 of dlock"));
+    // dlock in a session (and so a process group) of its own, as a job of a shell script.
+    auto args = with_redis(*server, {"run", "--ttl", "2s", "job", "-c", command});
+    args.insert(args.begin(), dlock_binary());
+    Process dlock(args, clean_env({{"D", dir.path()}}), "/usr/bin/setsid");
+    // setsid execs dlock in place: same pid.
+    const pid_t shell = read_pid(dir / "pid");
+    const pid_t sleeper = read_pid(dir / "child");
+    REQUIRE(eventually([&] { return has_child_running(shell, "sleep"); }));
+
+    const auto killed = Clock::now();
+    kill(whole_group ? -dlock.pid() : dlock.pid(), SIGKILL);
+    CHECK(dlock.wait(5s).exit_code == 128 + SIGKILL);
+    CHECK(eventually([&] { return process_gone(sleeper) && process_gone(shell); }, 5s));
+    // Well within the lease (2 s): the next holder never runs beside it.
+    CHECK(since(killed) < 1s);
+    CHECK(exists(*server, key("job")));
 }
 
 TEST_CASE("processes the command leaves in its group are gone before dlock exits",
