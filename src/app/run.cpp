@@ -11,8 +11,10 @@
 #include "redis/lock_backend.hpp"
 #include "util/log.hpp"
 #include "util/signal_latch.hpp"
+#include "util/signals.hpp"
 
 #include <optional>
+#include <sys/wait.h>
 
 namespace dlock::app {
 namespace {
@@ -22,20 +24,53 @@ redis::LockBackend* history_of(lock::Backend& backend) {
     return dynamic_cast<redis::LockBackend*>(&backend);
 }
 
-// Releases every lease, telling the scripts (and so the history) how the command ended; a
-// lease found no longer ours is recorded as lost.
-void release_after_run(lock::Backend& backend, lock::LeaseSet& leases, const RunOptions& options,
-                       const lock::HolderInfo& self, int exit_status, bool after_loss) {
+// What the release found out about the leases: the first one no longer ours, the first one
+// that could not be released after its guarantee had run out (both by name, "" for none).
+struct Aftermath {
+    std::string gone;
+    bool paused = false; // `gone` had outlived its guarantee: dlock was not running to renew it
+    std::string unconfirmed;
+};
+
+// Releases every lease, telling the scripts (and so the history) how the command ended. A lease
+// found no longer ours is recorded as lost. When the command ran to its end, also says whether
+// it may have run without the lock: a lease was found gone (taken away by `release --force`, or
+// expired while dlock was paused so that nothing renewed it), or could not be released after
+// its guarantee had run out.
+Aftermath release_after_run(lock::Backend& backend, lock::LeaseSet& leases,
+                            const RunOptions& options, const lock::HolderInfo& self,
+                            int exit_status, const process::Supervisor::Outcome* ran) {
+    Aftermath after;
+    // A lease must outlive the moment the command was seen to end.
+    auto outlived = [&](const lock::HeldLease& lease) {
+        return ran && lease.clock().guaranteed_until() < ran->ended_at;
+    };
     lock::LeaseSet::Ending ending;
-    ending.after_loss = after_loss;
+    ending.after_loss = true; // any loss is reported here, or was before the release
     ending.exit_status = exit_status;
     ending.min_hold = options.min_hold;
-    if (auto* history = history_of(backend))
-        ending.on_gone = [&, history](const lock::HeldLease& lease) {
+    auto* history = history_of(backend);
+    ending.on_gone = [&](const lock::HeldLease& lease) {
+        if (history)
             record_lost_lease(*history, lease.keys(), self, lease.shared(), lease.fence(),
-                              lease.held_for(), exit_status);
-        };
+                              lease.held_for(), exit_code::lease_lost);
+        if (after.gone.empty()) {
+            after.gone = lease.name();
+            after.paused = outlived(lease);
+        }
+    };
+    ending.on_unreleased = [&](const lock::HeldLease& lease) {
+        if (after.unconfirmed.empty() && outlived(lease))
+            after.unconfirmed = lease.name();
+    };
     leases.release_all(backend, ending);
+    if (ran && !ran->stopped) {
+        if (!after.gone.empty())
+            report_lost_while_running(after.gone, after.paused);
+        else if (!after.unconfirmed.empty())
+            report_unconfirmed_release(after.unconfirmed);
+    }
+    return after;
 }
 
 // Runs the command while every lease is held; releases them all afterwards.
@@ -44,13 +79,13 @@ int supervise(const RunOptions& options, const lock::HolderInfo& self, lock::Bac
     auto supervisor = process::Supervisor::create();
     if (!supervisor) {
         log::error("{}", supervisor.error().message);
-        release_after_run(backend, leases, options, self, supervisor.error().exit_code, false);
+        release_after_run(backend, leases, options, self, supervisor.error().exit_code, nullptr);
         return supervisor.error().exit_code;
     }
     auto child = supervisor->spawn(options.argv);
     if (!child) {
         log::error("{}", child.error().message);
-        release_after_run(backend, leases, options, self, child.error().exit_code, false);
+        release_after_run(backend, leases, options, self, child.error().exit_code, nullptr);
         return child.error().exit_code;
     }
 
@@ -62,17 +97,26 @@ int supervise(const RunOptions& options, const lock::HolderInfo& self, lock::Bac
     // Renewals start when the first is due, so a short command never starts a thread.
     policy.start_at = leases.renewals_due() - Millis(1);
     policy.start = [&] { leases.start_renewals(); };
-    auto outcome = supervisor->wait(policy);
+    const auto outcome = supervisor->wait(policy);
     leases.stop_renewals(); // no renewal may follow the release
     leases.on_change(nullptr);
 
     if (outcome.stopped) {
-        const lock::HeldLease* lost = leases.lost(); // the clocks no longer change
-        report_lease_lost(lost ? *lost : leases[0]);
+        const lock::HeldLease* lost = leases.lost(outcome.stopped_at); // clocks are final now
+        const lock::HeldLease& lease = lost ? *lost : leases[0];
+        report_lease_lost(lease, lease.clock().guaranteed_until() < outcome.stopped_at);
     }
     const int status = outcome.stopped ? exit_code::lease_lost
                                        : process::exit_code_from_wait_status(outcome.wait_status);
-    release_after_run(backend, leases, options, self, status, outcome.stopped);
+    const Aftermath after = release_after_run(backend, leases, options, self, status, &outcome);
+    if (outcome.stopped || !after.gone.empty() || !after.unconfirmed.empty())
+        return exit_code::lease_lost;
+    // Ctrl-C: a shell running dlock in a loop stops it only if dlock dies of the signal (and,
+    // for a script without job control, only if the shell got the signal too). Without dlock,
+    // the key would have reached the whole foreground group, which we took the terminal from.
+    if (WIFSIGNALED(outcome.wait_status) &&
+        (WTERMSIG(outcome.wait_status) == SIGINT || WTERMSIG(outcome.wait_status) == SIGQUIT))
+        return die_of_signal(WTERMSIG(outcome.wait_status), outcome.had_terminal);
     return status;
 }
 

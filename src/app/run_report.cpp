@@ -3,7 +3,7 @@
 #include "lock/describe.hpp"
 #include "util/log.hpp"
 
-#include <chrono>
+#include <unistd.h>
 
 namespace dlock::app {
 namespace {
@@ -33,8 +33,10 @@ int report_refusal(const RunOptions& options, const lock::Blocked& blocked) {
     if (blocked.refused.timed_out && options.wait)
         log::warn("timed out after {} waiting for {}, {}; not running {}",
                   format_duration(*options.wait), blocked.name, why, options.command_line);
-    else
+    else if (isatty(STDERR_FILENO))
         log::warn("{} is {}; not running {}", blocked.name, why, options.command_line);
+    else // cron mails every line: the skip of the host that lost the race is no news (-v)
+        log::info("{} is {}; not running {}", blocked.name, why, options.command_line);
     return options.conflict_exit_code;
 }
 
@@ -44,8 +46,12 @@ int report_lost_meanwhile(const RunOptions& options, const lock::LostMeanwhile& 
     return options.conflict_exit_code;
 }
 
-void report_lease_lost(const lock::HeldLease& lease) {
-    if (lease.clock().confirmed_lost())
+void report_lease_lost(const lock::HeldLease& lease, bool paused) {
+    if (paused)
+        log::error("the lease on {} expired while dlock was paused (stopped or frozen); the "
+                   "command was stopped",
+                   lease.name());
+    else if (lease.clock().confirmed_lost())
         log::error("lost the lease on {}: it was released or taken over; the command was "
                    "stopped",
                    lease.name());
@@ -53,6 +59,22 @@ void report_lease_lost(const lock::HeldLease& lease) {
         log::error("could not renew the lease on {} in time; the command was stopped before "
                    "the lease could expire",
                    lease.name());
+}
+
+void report_lost_while_running(const std::string& name, bool paused) {
+    if (paused)
+        log::error("the lease on {} expired while dlock was paused (stopped or frozen); another "
+                   "holder may have run meanwhile",
+                   name);
+    else
+        log::error("lost the lease on {} while the command ran: it was released or taken over",
+                   name);
+}
+
+void report_unconfirmed_release(const std::string& name) {
+    log::error("the lease on {} may have expired while dlock was paused (stopped or frozen), "
+               "and Redis could not confirm it was still held",
+               name);
 }
 
 } // namespace dlock::app

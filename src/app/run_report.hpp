@@ -9,6 +9,13 @@ namespace dlock::app {
 // completion. The refusals return the conflict exit status (-E).
 int report_refusal(const RunOptions& options, const lock::Blocked& blocked);
 int report_lost_meanwhile(const RunOptions& options, const lock::LostMeanwhile& lost);
-void report_lease_lost(const lock::HeldLease& lease);
+// The command was stopped because `lease` was lost; `paused`: its guarantee had already run out
+// when dlock could act (dlock was stopped or frozen past its lease).
+void report_lease_lost(const lock::HeldLease& lease, bool paused);
+// The command ran to its end, but the release found lease `name` no longer ours.
+void report_lost_while_running(const std::string& name, bool paused);
+// The command ran to its end after lease `name`'s guarantee ran out, and Redis could not
+// confirm at release that it was still ours.
+void report_unconfirmed_release(const std::string& name);
 
 } // namespace dlock::app

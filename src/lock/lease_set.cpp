@@ -94,6 +94,8 @@ void LeaseSet::release_all(Backend& backend, const Ending& ending) {
         }
         if (released && !*released && ending.on_gone)
             ending.on_gone(lease);
+        if (!released && ending.on_unreleased)
+            ending.on_unreleased(lease);
         if (!released)
             log::warn("could not release {}: {}; it expires by itself within {}", lease.name(),
                       released.error().message, format_duration(ttl_));

@@ -49,6 +49,8 @@ class LeaseSet {
         std::optional<int> exit_status; // what dlock returns for the command
         Millis min_hold{0};             // --min-hold
         std::function<void(const HeldLease&)> on_gone; // called for a lease no longer ours
+        // Called for a lease whose release failed (Redis unreachable): left to expire.
+        std::function<void(const HeldLease&)> on_unreleased;
     };
     // Stops the renewals (none may follow a release), then releases every lease, newest first,
     // retrying briefly through connection errors; a lease that cannot be released expires after

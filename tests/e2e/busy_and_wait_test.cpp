@@ -24,7 +24,7 @@ TEST_CASE("a held lock refuses at once with 75 and names the holder", "[e2e][bus
 
     for (const auto& no_wait : {std::vector<std::string>{}, std::vector<std::string>{"-n"},
                                 std::vector<std::string>{"--no-wait"}}) {
-        std::vector<std::string> args{"run"};
+        std::vector<std::string> args{"-v", "run"};
         args.insert(args.end(), no_wait.begin(), no_wait.end());
         args.insert(args.end(), {"job", "--", "touch", dir / "ran"});
         auto r = run(*server, args);
@@ -56,7 +56,7 @@ TEST_CASE("the refusal status is changed with -E and silenced with -q", "[e2e][b
 
     SECTION("-E N") {
         for (int code : {0, 1, 9, 200, 255}) {
-            auto r = run(*server, {"run", "-E", std::to_string(code), "job", "--", "true"});
+            auto r = run(*server, {"-v", "run", "-E", std::to_string(code), "job", "--", "true"});
             CHECK(r.exit_code == code);
             CHECK(r.err.find("job is held by") != std::string::npos);
         }
@@ -202,7 +202,7 @@ TEST_CASE("nobody jumps the queue: a free lock with live waiters is refused", "[
     server->cmd({"ZADD", key("job", "queue"), "1", "someone"});
     server->cmd({"ZADD", key("job", "alive"), std::to_string(now_ms + 1500), "someone"});
 
-    auto r = run(*server, {"run", "job", "--", "true"});
+    auto r = run(*server, {"-v", "run", "job", "--", "true"});
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == 75);
     CHECK(one_dlock_line(r.err));

@@ -20,7 +20,7 @@ TEST_CASE("min-hold makes a second run 2 s later skip, then succeed after the wi
     auto waiter = start(*server, {"run", "-w", "20s", "job", "--", "touch", dir / "waiter"});
 
     std::this_thread::sleep_until(start_at + 2s);
-    r = run(*server, {"run", "job", "--", "touch", dir / "second"});
+    r = run(*server, {"-v", "run", "job", "--", "touch", dir / "second"});
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == 75);
     CHECK(one_dlock_line(r.err));

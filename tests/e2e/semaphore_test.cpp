@@ -127,7 +127,7 @@ TEST_CASE("sem run -n refuses with 75 and names the holders", "[e2e][sem]") {
     auto a = start_holder(*server, dir, "a", "2");
     auto b = start_holder(*server, dir, "b", "2");
 
-    auto r = run(*server, {"sem", "run", "-p", "2", "pool", "--", "touch", dir / "ran"});
+    auto r = run(*server, {"-v", "sem", "run", "-p", "2", "pool", "--", "touch", dir / "ran"});
     INFO(r.err);
     CHECK(r.exit_code == 75);
     CHECK(one_dlock_line(r.err));
@@ -249,7 +249,10 @@ TEST_CASE("a permit lost while running stops the command with 76", "[e2e][sem]")
 
 TEST_CASE("a nested sem run takes another permit", "[e2e][sem]") {
     REQUIRE_REDIS(server);
-    const std::vector<std::string> nested{dlock_binary(), "--redis", server->url(), "sem", "run"};
+    // -v: the inner dlock's refusal is silent otherwise (its stderr is not a terminal).
+    const std::string nested_head[] = {dlock_binary(), "--redis", server->url(),
+                                       "-v",           "sem",     "run"};
+    const std::vector<std::string> nested(std::begin(nested_head), std::end(nested_head));
     auto inside = [&](const std::string& permits) {
         std::vector<std::string> args{"sem", "run", "-p", permits, "pool", "--"};
         args.insert(args.end(), nested.begin(), nested.end());
@@ -271,7 +274,7 @@ TEST_CASE("a lock and a semaphore of the same name are independent", "[e2e][sem]
     // Two siblings inside one permit each take the *lock* pool: they must still exclude each
     // other (the permit's DLOCK_NAME/DLOCK_OWNER must not make them re-enter anything).
     const std::string inner = dlock_binary() + " --redis " + server->url() +
-                              " run pool -- sh -c 'touch \"$D/inner\"; " + kAwaitGo + "'";
+                              " -v run pool -- sh -c 'touch \"$D/inner\"; " + kAwaitGo + "'";
     auto outer = start(*server,
                        {"sem", "run", "-p", "1", "pool", "-c",
                         inner + " & while [ ! -e \"$D/inner\" ]; do sleep 0.02; done; " + inner +
