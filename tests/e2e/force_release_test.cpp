@@ -127,6 +127,11 @@ TEST_CASE("release --force --permit stops that holder with 76 and hands the perm
     CHECK(contains(force_entry[0], "\"permit\":\"" + permit + "\""));
     CHECK(contains(force_entry[0], "\"other_pid\":" + std::to_string(holder->pid()) + ","));
     CHECK(contains(force_entry[0], "\"woken\":1"));
+    r = run(*server, {"history", "pool"});
+    const auto row = lines_with(r.out, "force (permit)");
+    REQUIRE(row.size() == 1);
+    CHECK(contains(row[0], "; broke permit " + permit + " held by " + this_host() + " (pid " +
+                               std::to_string(holder->pid()) + ", since "));
 
     // The permit is gone now: nothing to break.
     r = run(*server, {"release", "--force", "--permit", permit, "pool"});
