@@ -230,6 +230,22 @@ TEST_CASE("sem run gives the command DLOCK_PERMIT and the lease variables", "[e2
     CHECK_FALSE(exists(*server, key("pool", "sem")));
 }
 
+TEST_CASE("sem run -v logs the permit it took, not a shared lock", "[e2e][sem]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto other = start_holder(*server, dir, "other", "3");
+    auto r = run(*server, {"-v", "sem", "run", "-p", "3", "pool", "--", "sh", "-c",
+                           "echo $DLOCK_PERMIT $DLOCK_FENCING_TOKEN"});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    const auto ids = columns(trim(r.out));
+    REQUIRE(ids.size() == 2);
+    CHECK(contains(r.err, "dlock: acquired a permit of pool (permit " + ids[0] +
+                              ", 2 of 3 held, token " + ids[1] + ")\n"));
+    CHECK_FALSE(contains(r.err, "shared"));
+    let_go(dir, {other.get()});
+}
+
 TEST_CASE("a permit lost while running stops the command with 76", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
