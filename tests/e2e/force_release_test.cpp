@@ -193,3 +193,23 @@ TEST_CASE("release --force --all-permits breaks every permit; bad input exits 64
     CHECK(r.exit_code == 1);
     CHECK(r.out == "semaphore pool has no permit held; nothing to release\n");
 }
+
+TEST_CASE("release --force prints a holder's control characters escaped, one line per holder",
+          "[e2e][force]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start(*server,
+                        {"run", "--ttl", "3s", "job", "-c",
+                         "echo $$ > \"$D/job.held\"; " + kAwaitGo + "; : 'a\nb\tc\x1b[31md'"},
+                        {{"D", dir.path()}});
+    wait_for_line(dir / "job.held");
+    auto r = run(*server, {"release", "--force", "job"});
+    INFO(r.out);
+    CHECK(r.exit_code == 0);
+    for (char c : r.out)
+        CHECK((c == '\n' || static_cast<unsigned char>(c) >= 0x20));
+    const auto out = lines(r.out);
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].ends_with("; : 'a\\nb\\tc\\x1b[31md'"));
+    CHECK(holder->wait(15s).exit_code == 76);
+}
