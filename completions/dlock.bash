@@ -13,7 +13,7 @@ _dlock_takes_value() {
     --redis | --password-file | --prefix | --connect-timeout | --timeout | --log-format | \
         -w | --wait | -E | --conflict-exit-code | --timeout-exit-code | --ttl | -k | \
         --kill-after | --lost-signal | -c | --command | --min-hold | -p | --permits | \
-        --count | --cycles | --waiters | --handovers | --name)
+        --count | --cycles | --waiters | --handovers | --name | --permit)
         return 0
         ;;
     -n) [[ $2 == history ]] ;; # elsewhere -n is --no-wait
@@ -175,7 +175,7 @@ _dlock_complete() {
         ((positionals == 0)) && names=1
         ;;
     release)
-        options='--help --force'
+        options='--help --force --permit --all-permits'
         ((positionals == 0)) && names=1
         ;;
     config) options='--help' ;;

@@ -21,7 +21,7 @@ function __dlock_parse
                 set i (math $i + 1)
             case -w --wait -E --conflict-exit-code --timeout-exit-code --ttl -k --kill-after \
                 --lost-signal -c --command --min-hold -p --permits --count --cycles --waiters \
-                --handovers --name
+                --handovers --name --permit
                 set i (math $i + 1)
             case -n
                 test "$path" = history; and set i (math $i + 1)
@@ -90,7 +90,7 @@ complete -c dlock -n $top -a sem -d 'Semaphores: at most N holders at once'
 complete -c dlock -n $top -a latch -d 'Count-down latches'
 complete -c dlock -n $top -a status -d 'Show who holds locks, semaphores and latches'
 complete -c dlock -n $top -a history -d 'Show what happened to a name'
-complete -c dlock -n $top -a release -d 'Break a lock whoever holds it (--force)'
+complete -c dlock -n $top -a release -d 'Break a lock or semaphore permits whoever holds them (--force)'
 complete -c dlock -n $top -a config -d 'Show the effective settings and their origin'
 complete -c dlock -n $top -a bench -d 'Measure this Redis as dlock uses it'
 
@@ -127,7 +127,10 @@ complete -c dlock -n '__dlock_at "sem status" "latch status" status' -l json -d 
 complete -c dlock -n '__dlock_at status' -l names -d 'Print only the names in use'
 complete -c dlock -n '__dlock_at history' -s n -l count -x -d 'Show the newest COUNT entries'
 complete -c dlock -n '__dlock_at history' -l json -d 'Print a JSON array'
-complete -c dlock -n '__dlock_at release' -s f -l force -d 'Really break the lock'
+complete -c dlock -n '__dlock_at release' -s f -l force -d 'Really break the lock or permits'
+complete -c dlock -n '__dlock_at release' -l permit -x \
+    -d 'Break only this permit of semaphore NAME (id from sem status)'
+complete -c dlock -n '__dlock_at release' -l all-permits -d 'Break every permit of semaphore NAME'
 complete -c dlock -n '__dlock_at bench' -l cycles -x -d 'Uncontended acquire+release cycles'
 complete -c dlock -n '__dlock_at bench' -s k -l waiters -x -d 'Waiters per handover run'
 complete -c dlock -n '__dlock_at bench' -l handovers -x -d 'Handover samples per run'

@@ -25,17 +25,22 @@ if h[1] then
   broken[1] = {h[1] == '' and 'done' or 'x', h[2] or '', tonumber(h[3] or 0), h[4] or '',
                h[5] or '', tonumber(h[6] or 0), tonumber(h[7] or 0)}
 end
+-- The fields of a holder info string "owner\thost\tpid\tuser\tcmd\tsince_ms\tfence". The
+-- command may contain tabs itself, so the fields around it are taken from both ends.
+local function holder_fields(info)
+  local owner, host, pid, user, rest =
+    string.match(info, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$')
+  local cmd, since, fence = string.match(rest or '', '^(.*)\t([^\t]*)\t([^\t]*)$')
+  return {owner or info, host or '', tonumber(pid) or 0, user or '', cmd or '',
+          tonumber(since) or 0, tonumber(fence) or 0}
+end
+
 local seen = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', readers, '(' .. now_ms, '+inf')) do
-  -- info: owner, host, pid, user, cmd, since, fence
-  local f = {}
-  for field in string.gmatch((redis.call('HGET', rinfo, id) or '') .. '\t', '([^\t]*)\t') do
-    f[#f + 1] = field
-  end
+  local f = holder_fields(redis.call('HGET', rinfo, id) or '')
   if f[1] ~= '' and not seen[f[1]] then
     seen[f[1]] = true
-    broken[#broken + 1] = {'s', f[2] or '', tonumber(f[3] or 0), f[4] or '', f[5] or '',
-                           tonumber(f[6] or 0), tonumber(f[7] or 0)}
+    broken[#broken + 1] = {'s', f[2], f[3], f[4], f[5], f[6], f[7]}
   end
 end
 redis.call('DEL', lock, readers, rinfo)

@@ -1,31 +1,35 @@
--- Read a semaphore (changes nothing; expired permits and lapsed waiters are not counted).
+-- Read a semaphore permit by permit (changes nothing; expired permits and lapsed waiters are
+-- not counted): what `dlock sem status` shows.
 --
 --   redis-cli --eval lua/sem_status.lua dlock:{pool}:sem dlock:{pool}:permits \
 --     dlock:{pool}:salive
 --
 -- KEYS: semaphore hash, permits (zset permit -> lease deadline ms), waiter heartbeats (zset).
--- Returns {limit (0: unknown), waiters, now ms, then for each live permit, in the order
---          their leases end: permit id, host, pid, user, cmd, since ms, fence, deadline ms}.
+-- Returns {now ms, limit (0: none in force), live waiters, then 8 fields per live permit, in
+--          the order their leases end: permit id, deadline ms, host, pid, user, cmd, since ms,
+--          fencing token}.
+-- Holder info strings are "owner\thost\tpid\tuser\tcmd\tsince_ms\tfence".
 local sem, permits, alive = KEYS[1], KEYS[2], KEYS[3]
+
+-- The fields of a holder info string. The command may contain tabs itself, so the fields
+-- around it are taken from both ends.
+local function holder_fields(info)
+  local owner, host, pid, user, rest =
+    string.match(info, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$')
+  local cmd, since, fence = string.match(rest or '', '^(.*)\t([^\t]*)\t([^\t]*)$')
+  return {owner or info, host or '', tonumber(pid) or 0, user or '', cmd or '',
+          tonumber(since) or 0, tonumber(fence) or 0}
+end
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local live = redis.call('ZRANGEBYSCORE', permits, '(' .. now_ms, '+inf', 'WITHSCORES')
-local reply = {tonumber(redis.call('HGET', sem, 'limit')) or 0,
-               redis.call('ZCOUNT', alive, '(' .. now_ms, '+inf'), now_ms}
+local reply = {now_ms, tonumber(redis.call('HGET', sem, 'limit')) or 0,
+               redis.call('ZCOUNT', alive, '(' .. now_ms, '+inf')}
 for i = 1, #live, 2 do
-  local info = redis.call('HGET', sem, 'p:' .. live[i]) or ''
-  reply[#reply + 1] = live[i]
-  local n = 0
-  for field in string.gmatch(info .. '\t', '([^\t]*)\t') do
-    n = n + 1
-    if n > 1 and n <= 7 then
-      reply[#reply + 1] = field
-    end
+  local f = holder_fields(redis.call('HGET', sem, 'p:' .. live[i]) or '')
+  for _, v in ipairs({live[i], tonumber(live[i + 1]), f[2], f[3], f[4], f[5], f[6], f[7]}) do
+    reply[#reply + 1] = v
   end
-  for _ = n + 1, 7 do
-    reply[#reply + 1] = ''
-  end
-  reply[#reply + 1] = live[i + 1]
 end
 return reply

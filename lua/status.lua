@@ -25,6 +25,16 @@ local latch, latch_waiters, sem, permits, squeue = KEYS[5], KEYS[6], KEYS[7], KE
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
+-- The fields of a holder info string: {owner, host, pid, user, cmd, since ms, fence}. The
+-- command may contain tabs itself, so the fields around it are taken from both ends.
+local function holder_fields(info)
+  local owner, host, pid, user, rest =
+    string.match(info, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$')
+  local cmd, since, fence = string.match(rest or '', '^(.*)\t([^\t]*)\t([^\t]*)$')
+  return {owner or info, host or '', tonumber(pid) or 0, user or '', cmd or '',
+          tonumber(since) or 0, tonumber(fence) or 0}
+end
+
 -- The live members of `zset` (deadline > now), grouped by owner, appended to `out`.
 local function holders(zset, info_hash, field_prefix, out)
   local by_owner, order = {}, {}
@@ -32,22 +42,17 @@ local function holders(zset, info_hash, field_prefix, out)
   for i = 1, #live, 2 do
     local info = redis.call('HGET', info_hash, field_prefix .. live[i])
     if info then
-      local f = {}
-      for field in string.gmatch(info .. '\t', '([^\t]*)\t') do
-        f[#f + 1] = field
-      end
-      local deadline, since = tonumber(live[i + 1]), tonumber(f[6]) or 0
+      local f = holder_fields(info)
+      local deadline, since = tonumber(live[i + 1]), f[6]
       local o = by_owner[f[1]]
       if not o then
-        o = {deadline, f[2] or '', tonumber(f[3]) or 0, f[4] or '', f[5] or '', since,
-             tonumber(f[7]) or 0, 0}
+        o = {deadline, f[2], f[3], f[4], f[5], since, f[7], 0}
         by_owner[f[1]] = o
         order[#order + 1] = o
       end
       o[1] = math.max(o[1], deadline)
       if since < o[6] then
-        o[2], o[3], o[4], o[5], o[6], o[7] = f[2] or '', tonumber(f[3]) or 0, f[4] or '',
-                                             f[5] or '', since, tonumber(f[7]) or 0
+        o[2], o[3], o[4], o[5], o[6], o[7] = f[2], f[3], f[4], f[5], since, f[7]
       end
       o[8] = o[8] + 1
     end

@@ -72,8 +72,10 @@ std::string details(const redis::HistoryEntry& e) {
     if (event == "skip")
         notes.push_back(other.empty() ? "free, but waiters were queued first" : "held by " + other);
     if (event == "force")
-        notes.push_back(
-            fmt::format("broke {}; woke {} waiter(s)", other, number(e.field("woken"))));
+        notes.push_back(fmt::format(
+            "broke {}{}; woke {} waiter(s)",
+            e.field("permit").empty() ? "" : fmt::format("permit {} held by ", e.field("permit")),
+            other, number(e.field("woken"))));
     if (const auto until = e.field("held_until_ms"); !until.empty())
         notes.push_back(fmt::format("{}held until {} by --min-hold",
                                     event == "skip" ? "finished, " : "",
@@ -90,6 +92,8 @@ std::vector<std::string> entry_row(const redis::HistoryEntry& e) {
     std::string event(e.field("event"));
     if (e.field("mode") == "s")
         event += " (shared)";
+    else if (e.field("mode") == "permit")
+        event += " (permit)";
     return {lock::local_datetime(e.time_ms),
             event,
             std::string(e.field("host")),

@@ -176,6 +176,7 @@ int latch_wait(const Connection& connection, const LatchWaitOptions& options) {
     Session session(connection.redis);
     const std::string waiter = random_hex(16), heartbeat = ms(kLatchWaiterHeartbeat);
     const std::string wake = keys.wake + waiter;
+    std::optional<int64_t> last_count; // set once the latch was seen: then absent means expired
     for (;;) {
         auto reply = session.script("latch_wait", {keys.latch, keys.waiters, keys.wake},
                                     {waiter, heartbeat});
@@ -184,10 +185,17 @@ int latch_wait(const Connection& connection, const LatchWaitOptions& options) {
         if (!reply->is_array() || reply->size() != 2)
             return unexpected_reply("latch_wait");
         const int64_t status = (*reply)[0].as_int(), count = (*reply)[1].as_int();
+        if (status == 0 && last_count) {
+            log::error("latch {} expired while waiting, at count {} (its TTL ran out or it was "
+                       "deleted)",
+                       options.name, *last_count);
+            return no_such_latch;
+        }
         if (status == 0)
             return no_such(options.name);
         if (status == 1)
             return exit_code::ok;
+        last_count = count;
 
         Millis block = kLatchWaitRound;
         if (options.wait) {

@@ -10,7 +10,8 @@
 
 namespace dlock::app {
 
-// EX_NOINPUT: the latch does not exist (never created, or its TTL ran out).
+// EX_NOINPUT: the latch does not exist (never created, or its TTL ran out; also when it
+// expires during `latch wait`, which says so).
 inline constexpr int no_such_latch = 66;
 
 // Limits of `dlock latch create COUNT` and `count-down N`.

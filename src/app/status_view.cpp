@@ -18,6 +18,12 @@ std::string ttl(Millis left) {
     return left.count() < 0 ? "none" : format_duration(left);
 }
 
+// When it was acquired (local time) and how long ago.
+std::string since(const lock::HolderInfo& i, int64_t now_ms) {
+    return fmt::format("{} ({} ago)", lock::local_time(i.since_ms, now_ms),
+                       lock::format_age(Millis(now_ms - i.since_ms)));
+}
+
 // NAME KIND STATE, then one holder's columns, then WAITERS and COMMAND.
 Row holder_row(const std::string& name, const char* kind, const std::string& state,
                const lock::HolderStatus& h, int64_t waiters, int64_t now_ms) {
@@ -28,8 +34,7 @@ Row holder_row(const std::string& name, const char* kind, const std::string& sta
             i.host,
             std::to_string(i.pid),
             i.user,
-            fmt::format("{} ({} ago)", lock::local_time(i.since_ms, now_ms),
-                        lock::format_age(Millis(now_ms - i.since_ms))),
+            since(i, now_ms),
             ttl(h.ttl_left),
             std::to_string(i.fence),
             std::to_string(h.holds),
@@ -134,6 +139,34 @@ std::string status_json(const lock::StatusReport& report) {
         names += name_json(s, report.server_now_ms);
     }
     return fmt::format("{{\"server_time_ms\":{},\"names\":[{}]}}", report.server_now_ms, names);
+}
+
+std::string permits_table(const lock::SemaphorePermits& s) {
+    std::string out =
+        fmt::format("name     {}\nlimit    {}\nused     {}\nwaiters  {}\n", s.name,
+                    s.limit > 0 ? std::to_string(s.limit) : "none", s.permits.size(), s.waiters);
+    if (s.permits.empty())
+        return out;
+    std::vector<Row> rows{{"PERMIT", "HOST", "PID", "USER", "SINCE", "TTL", "TOKEN", "COMMAND"}};
+    for (const auto& p : s.permits)
+        rows.push_back({p.permit, p.info.host, std::to_string(p.info.pid), p.info.user,
+                        since(p.info, s.server_now_ms), ttl(p.ttl_left),
+                        std::to_string(p.info.fence), p.info.command});
+    return out + format_table(rows);
+}
+
+std::string permits_json(const lock::SemaphorePermits& s) {
+    std::string holders;
+    for (const auto& p : s.permits) {
+        const auto& i = p.info;
+        holders += fmt::format("{}{{\"permit\":{},\"host\":{},\"pid\":{},\"user\":{},"
+                               "\"command\":{},\"since_ms\":{},\"ttl_ms\":{},\"fence\":{}}}",
+                               holders.empty() ? "" : ",", json_string(p.permit),
+                               json_string(i.host), i.pid, json_string(i.user),
+                               json_string(i.command), i.since_ms, p.ttl_left.count(), i.fence);
+    }
+    return fmt::format("{{\"name\":{},\"limit\":{},\"used\":{},\"waiters\":{},\"holders\":[{}]}}",
+                       json_string(s.name), s.limit, s.permits.size(), s.waiters, holders);
 }
 
 } // namespace dlock::app

@@ -7,7 +7,7 @@
 
 namespace dlock::cli {
 
-// `dlock release --force NAME`
+// `dlock release --force [--permit ID | --all-permits] NAME`
 class ReleaseCommand {
   public:
     explicit ReleaseCommand(CLI::App& parent);
@@ -18,6 +18,8 @@ class ReleaseCommand {
     CLI::App* app_;
     std::string name_;
     bool force_ = false;
+    std::string permit_;
+    bool all_permits_ = false;
 };
 
 } // namespace dlock::cli

@@ -49,7 +49,8 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
         }
         attempted = true;
         if (outcome->acquired)
-            return Acquired{outcome->fence, outcome->holds, outcome->shared, sent_at};
+            return Acquired{outcome->fence, outcome->holds,        outcome->shared,
+                            sent_at,        outcome->permit_limit, outcome->permits_held};
         last = *outcome;
 
         const Millis left = until(deadline);

@@ -24,6 +24,8 @@ struct Acquired {
     bool shared = false; // granted as a shared hold
     // When the successful acquire was sent: the lease lasts at least until this + ttl.
     std::chrono::steady_clock::time_point sent_at;
+    int64_t permit_limit = 0; // a semaphore permit: the limit (0: not a permit)
+    int64_t permits_held = 0; // and the permits held, ours included
 };
 
 struct Refused {

@@ -17,8 +17,12 @@ std::optional<Millis> remaining(std::optional<Millis> wait, Clock::time_point de
 }
 
 void take(LeaseSet& leases, LeaseId id, const Acquired& acquired) {
-    log::info("acquired {}{} (token {}, {} hold{})", id.name, acquired.shared ? " shared" : "",
-              acquired.fence, acquired.holds, acquired.holds == 1 ? "" : "s");
+    if (acquired.permit_limit > 0)
+        log::info("acquired a permit of {} (permit {}, {} of {} held, token {})", id.name,
+                  id.hold_id, acquired.permits_held, acquired.permit_limit, acquired.fence);
+    else
+        log::info("acquired {}{} (token {}, {} hold{})", id.name, acquired.shared ? " shared" : "",
+                  acquired.fence, acquired.holds, acquired.holds == 1 ? "" : "s");
     leases.add(std::move(id), acquired);
 }
 

@@ -46,8 +46,8 @@ struct AcquireOutcome {
     int64_t shared_holders = 0;       // when refused: current shared holds
     int64_t held_until_ms = 0;        // when refused by a finished holder kept by --min-hold: until
                                       // when (server ms); 0 otherwise
-    // When refused by a semaphore: its limit (0: not a semaphore), the permits held, and the
-    // first few holders (`holder` is the first of them).
+    // From a semaphore: its limit (0: not a semaphore) and the permits held (when acquired:
+    // with ours); when refused, also the first few holders (`holder` is the first of them).
     int64_t permit_limit = 0;
     int64_t permits_held = 0;
     std::vector<HolderInfo> permit_holders;

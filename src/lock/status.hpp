@@ -56,6 +56,22 @@ struct NameStatus {
     bool in_use() const;
 };
 
+// One permit of a semaphore, as `dlock sem status` shows it.
+struct PermitStatus {
+    std::string permit; // the permit id ($DLOCK_PERMIT of its command)
+    HolderInfo info;
+    Millis ttl_left{};
+};
+
+// A semaphore permit by permit (`dlock sem status`); `dlock status` groups them by owner.
+struct SemaphorePermits {
+    std::string name;
+    int64_t limit = 0; // 0: none in force (nobody holds or waits)
+    int64_t waiters = 0;
+    int64_t server_now_ms = 0;
+    std::vector<PermitStatus> permits; // in the order their leases end
+};
+
 struct StatusReport {
     int64_t server_now_ms = 0; // "ago" and TTLs are relative to this, not the local clock
     std::vector<NameStatus> names;

@@ -46,6 +46,8 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
         out.fence = v[1].as_int();
         out.holds = 1;
         out.shared = true; // renewed and released by its permit id
+        out.permit_limit = limit_;
+        out.permits_held = v[2].as_int();
         return out;
     }
     if (v.size() < kRefusalHead || v[0].as_int() != 0 ||

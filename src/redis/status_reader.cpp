@@ -38,8 +38,16 @@ Result<Reply> status_of(Connection& conn, const std::string& prefix, const std::
                       std::vector<std::string_view>(keys.begin(), keys.end()), {});
 }
 
-Error bad_reply() {
-    return Error{exit_code::internal, "unexpected reply from script status.lua"};
+Error bad_reply(std::string_view script_name = "status") {
+    return Error{exit_code::internal,
+                 fmt::format("unexpected reply from script {}.lua", script_name)};
+}
+
+// Host, pid, user, cmd, since, fence from list[i] on.
+lock::HolderInfo holder_info(ReplyView list, size_t i) {
+    return lock::HolderInfo{std::string(list[i].str()),     list[i + 1].as_int(),
+                            std::string(list[i + 2].str()), std::string(list[i + 3].str()),
+                            list[i + 4].as_int(),           list[i + 5].as_int()};
 }
 
 // Holders in groups of 8: deadline, host, pid, user, cmd, since, fence, holds.
@@ -47,15 +55,9 @@ bool parse_holders(ReplyView list, size_t from, int64_t now_ms,
                    std::vector<lock::HolderStatus>& out) {
     if (!list.is_array() || (list.size() - from) % 8 != 0)
         return false;
-    for (size_t i = from; i + 8 <= list.size(); i += 8) {
-        lock::HolderStatus h;
-        h.ttl_left = Millis(list[i].as_int() - now_ms);
-        h.info = lock::HolderInfo{std::string(list[i + 1].str()), list[i + 2].as_int(),
-                                  std::string(list[i + 3].str()), std::string(list[i + 4].str()),
-                                  list[i + 5].as_int(),           list[i + 6].as_int()};
-        h.holds = list[i + 7].as_int();
-        out.push_back(std::move(h));
-    }
+    for (size_t i = from; i + 8 <= list.size(); i += 8)
+        out.push_back(lock::HolderStatus{holder_info(list, i + 1),
+                                         Millis(list[i].as_int() - now_ms), list[i + 7].as_int()});
     return true;
 }
 
@@ -71,14 +73,9 @@ Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int6
         const bool done = lock[0].str() == "done";
         s.lock.state =
             done ? lock::LockStatus::State::min_hold : lock::LockStatus::State::exclusive;
-        lock::HolderStatus h;
-        h.ttl_left = Millis(lock[1].as_int());
-        h.info = lock::HolderInfo{std::string(lock[2].str()), lock[3].as_int(),
-                                  std::string(lock[4].str()), std::string(lock[5].str()),
-                                  lock[6].as_int(),           lock[7].as_int()};
-        h.holds = lock[8].as_int();
+        s.lock.holders.push_back(
+            lock::HolderStatus{holder_info(lock, 2), Millis(lock[1].as_int()), lock[8].as_int()});
         s.lock.held_until_ms = done ? lock[9].as_int() : 0;
-        s.lock.holders.push_back(std::move(h));
     } else if (lock.size() != 0) {
         return tl::unexpected(bad_reply());
     }
@@ -164,6 +161,25 @@ Result<lock::StatusReport> read_status(Connection& conn, const std::string& pref
         report.names.push_back(std::move(*parsed));
     }
     return report;
+}
+
+Result<lock::SemaphorePermits> read_permits(Connection& conn, const std::string& prefix,
+                                            const std::string& name) {
+    // sem_status.lua: {now, limit, waiters, then per permit: id, deadline, host, pid, user,
+    // cmd, since, fence}.
+    constexpr size_t kHead = 3, kPermitFields = 8;
+    const auto keys = lock::Keys::of(prefix, name);
+    auto reply = run_script(conn, script("sem_status"), {keys.sem, keys.permits, keys.salive}, {});
+    if (!reply)
+        return tl::unexpected(reply.error());
+    const ReplyView v = *reply;
+    if (!v.is_array() || v.size() < kHead || (v.size() - kHead) % kPermitFields != 0)
+        return tl::unexpected(bad_reply("sem_status"));
+    lock::SemaphorePermits out{name, v[1].as_int(), v[2].as_int(), v[0].as_int(), {}};
+    for (size_t i = kHead; i < v.size(); i += kPermitFields)
+        out.permits.push_back(lock::PermitStatus{std::string(v[i].str()), holder_info(v, i + 2),
+                                                 Millis(v[i + 1].as_int() - out.server_now_ms)});
+    return out;
 }
 
 } // namespace dlock::redis

@@ -17,4 +17,8 @@ Result<std::vector<std::string>> scan_names(Connection& conn, const std::string&
 Result<lock::StatusReport> read_status(Connection& conn, const std::string& prefix,
                                        const std::vector<std::string>& names);
 
+// The live permits of semaphore `name`, one by one (lua/sem_status.lua).
+Result<lock::SemaphorePermits> read_permits(Connection& conn, const std::string& prefix,
+                                            const std::string& name);
+
 } // namespace dlock::redis

@@ -60,6 +60,9 @@ expect "dlock sem run --p" "--permits" dlock sem run --p
 expect "dlock sem run --s" "" dlock sem run --s
 expect "dlock sem run --m" "" dlock sem run --m
 expect "dlock release --f" "--force" dlock release --f
+expect "dlock release --force --p" "--permit" dlock release --force --p
+expect "dlock release --force --permit " "" dlock release --force --permit ""
+expect "dlock release --force --a" "--all-permits" dlock release --force --a
 expect "dlock status --n" "--names" dlock status --n
 expect "dlock history --c" "--count" dlock history --c
 expect "dlock latch wait --t" "--timeout-exit-code" dlock latch wait --t
@@ -76,6 +79,8 @@ expect "$tmp/dlock run -w 5s db:m" "main" "$tmp/dlock" run -w 5s db : m
 expect "$tmp/dlock latch wait n" "nightly-backup nightly-report" "$tmp/dlock" latch wait n
 expect "$tmp/dlock history nightly-backup " "" "$tmp/dlock" history nightly-backup ""
 expect "$tmp/dlock config " "" "$tmp/dlock" config ""
+expect "$tmp/dlock release --force --permit 0a1b n" "nightly-backup nightly-report" \
+    "$tmp/dlock" release --force --permit 0a1b n
 
 # After "--": the command.
 expect "dlock run job -- tru" "true truncate" dlock run job -- tru

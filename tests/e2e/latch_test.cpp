@@ -119,6 +119,24 @@ TEST_CASE("a missing latch is 66 for count-down, wait and status", "[e2e][latch]
     CHECK(dbsize(*server) == 0);
 }
 
+TEST_CASE("a latch that expires during wait says it expired, not that it does not exist",
+          "[e2e][latch]") {
+    REQUIRE_REDIS(server);
+    REQUIRE(latch(*server, {"create", "job", "2", "--ttl", "1s"}).exit_code == 0);
+    REQUIRE(latch(*server, {"count-down", "job"}).exit_code == 0);
+    auto r = latch(*server, {"wait", "job", "-w", "20s"});
+    INFO(r.err);
+    CHECK(r.exit_code == 66);
+    CHECK(r.elapsed < 5s);
+    CHECK(one_dlock_line(r.err));
+    CHECK(r.err == "dlock: latch job expired while waiting, at count 1 (its TTL ran out or it "
+                   "was deleted)\n");
+    // Once it is gone, a new wait finds no latch at all.
+    r = latch(*server, {"wait", "job", "-w", "1s"});
+    CHECK(r.exit_code == 66);
+    CHECK(r.err == "dlock: no such latch job\n");
+}
+
 TEST_CASE("latch status --json has stable field names", "[e2e][latch]") {
     REQUIRE_REDIS(server);
     auto r = latch(*server, {"status", "job", "--json"});

@@ -230,6 +230,22 @@ TEST_CASE("sem run gives the command DLOCK_PERMIT and the lease variables", "[e2
     CHECK_FALSE(exists(*server, key("pool", "sem")));
 }
 
+TEST_CASE("sem run -v logs the permit it took, not a shared lock", "[e2e][sem]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto other = start_holder(*server, dir, "other", "3");
+    auto r = run(*server, {"-v", "sem", "run", "-p", "3", "pool", "--", "sh", "-c",
+                           "echo $DLOCK_PERMIT $DLOCK_FENCING_TOKEN"});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    const auto ids = columns(trim(r.out));
+    REQUIRE(ids.size() == 2);
+    CHECK(contains(r.err, "dlock: acquired a permit of pool (permit " + ids[0] +
+                              ", 2 of 3 held, token " + ids[1] + ")\n"));
+    CHECK_FALSE(contains(r.err, "shared"));
+    let_go(dir, {other.get()});
+}
+
 TEST_CASE("a permit lost while running stops the command with 76", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
@@ -340,6 +356,60 @@ TEST_CASE("sem status shows the limit, the holders and the waiters", "[e2e][sem]
         CHECK(r.out.find(field) != std::string::npos);
 
     let_go(dir, {holder.get(), waiter.get()});
+}
+
+TEST_CASE("sem status and status escape a holder's control characters and stay aligned",
+          "[e2e][sem][status]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    // The command line carries a newline, a tab and an ANSI escape (inside a quoted argument of
+    // `:`, so the shell runs nothing extra).
+    auto holder = start(*server,
+                        {"sem", "run", "-p", "2", "--ttl", "20s", "pool", "-c",
+                         "echo $DLOCK_PERMIT $DLOCK_FENCING_TOKEN > \"$D/permit\"; " + kAwaitGo +
+                             "; : 'a\nb\tc\x1b[31md'"},
+                        {{"D", dir.path()}});
+    const auto started = columns(wait_for_line(dir / "permit"));
+    REQUIRE(started.size() == 2);
+    const auto& permit = started[0];
+    const auto& token = started[1];
+    const std::string shown = ": 'a\\nb\\tc\\x1b[31md'"; // as the table shows it
+
+    auto r = run(*server, {"sem", "status", "pool"});
+    INFO(r.out);
+    CHECK(r.exit_code == 0);
+    for (char c : r.out)
+        CHECK((c == '\n' || static_cast<unsigned char>(c) >= 0x20));
+    auto table = lines(r.out);
+    REQUIRE(table.size() == 6);
+    const auto command_at = table[4].find("COMMAND");
+    REQUIRE(command_at != std::string::npos);
+    CHECK(table[5].substr(command_at).starts_with("echo $DLOCK_PERMIT"));
+    CHECK(table[5].ends_with(shown));
+    const auto row = columns(table[5]);
+    CHECK(row[0] == permit);
+    CHECK(std::find(row.begin(), row.end(), token) != row.end()); // TOKEN, not the start time
+
+    r = run(*server, {"sem", "status", "pool", "--json"});
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.out, "; : 'a\\nb\\tc\\u001b[31md'\",\"since_ms\":"));
+    CHECK(contains(r.out, ",\"fence\":" + token + "}"));
+    CHECK_FALSE(contains(r.out, "\"since_ms\":0,"));
+
+    // `dlock status` reads the same permit through lua/status.lua.
+    r = run(*server, {"status", "pool"});
+    for (char c : r.out)
+        CHECK((c == '\n' || static_cast<unsigned char>(c) >= 0x20));
+    table = lines(r.out);
+    REQUIRE(table.size() == 2);
+    CHECK(table[1].substr(table[0].find("COMMAND")).starts_with("echo $DLOCK_PERMIT"));
+    CHECK(table[1].ends_with(shown));
+    CHECK(contains(table[1], "  " + token + "  "));
+    r = run(*server, {"status", "pool", "--json"});
+    CHECK(contains(r.out, "; : 'a\\nb\\tc\\u001b[31md'\",\"since_ms\":"));
+    CHECK(contains(r.out, ",\"fence\":" + token + ","));
+
+    let_go(dir, {holder.get()});
 }
 
 TEST_CASE("dlock status lists a semaphore held through sem run", "[e2e][sem][status]") {

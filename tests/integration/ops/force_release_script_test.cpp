@@ -109,6 +109,24 @@ TEST_CASE("force release breaks every shared hold, once per owner", "[force_rele
     CHECK(newest_entry(*server).field("other_count") == "2");
 }
 
+TEST_CASE("force release reports a shared holder whose command contains tabs intact",
+          "[force_release.lua]") {
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    auto r = request("owner-r1", "hold-r1", 30s, "", 3s, "r1");
+    r.shared = true;
+    r.self.command = "printf 'a\tb\tc'";
+    const auto taken = try_acquire(*backend, r);
+    REQUIRE(taken.acquired);
+
+    auto forced = force(*server);
+    REQUIRE(forced.size() == 3);
+    const auto holder = forced[2];
+    CHECK(holder[4].str() == "printf 'a\tb\tc'");
+    CHECK(holder[5].integer() > 1'700'000'000'000); // since: server ms, not a piece of the command
+    CHECK(holder[6].integer() == taken.fence);
+}
+
 TEST_CASE("force release ends a --min-hold remainder early", "[force_release.lua]") {
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);

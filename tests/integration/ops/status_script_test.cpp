@@ -24,15 +24,16 @@ lock::NameStatus one(const RedisServer& server, const std::string& name) {
 
 // A semaphore in the layout of the semaphore commands: limit, permit holders, lease deadlines.
 void make_semaphore(const RedisServer& server, const std::string& name, int limit,
-                    const std::vector<std::tuple<std::string, std::string, int64_t>>& permits) {
+                    const std::vector<std::tuple<std::string, std::string, int64_t>>& permits,
+                    const std::string& cmd = "./pool.sh") {
     const std::string base = "dlock:{" + name + "}:";
     const int64_t now = server_time_ms(server);
     command(server, {"HSET", base + "sem", "limit", std::to_string(limit)});
     int pid = 100;
     for (const auto& [id, owner, deadline_offset] : permits) {
         ++pid; // also the fencing token; the holder with the larger pid started earlier
-        const std::string info = owner + "\tsem-host\t" + std::to_string(pid) +
-                                 "\tcarol\t./pool.sh\t" + std::to_string(now - 1000 * pid) + "\t" +
+        const std::string info = owner + "\tsem-host\t" + std::to_string(pid) + "\tcarol\t" + cmd +
+                                 "\t" + std::to_string(now - 1000 * pid) + "\t" +
                                  std::to_string(pid);
         command(server, {"HSET", base + "sem", "p:" + id, info});
         command(server, {"ZADD", base + "permits", std::to_string(now + deadline_offset), id});
@@ -155,6 +156,56 @@ TEST_CASE("status of a semaphore: limit, live permits per owner, waiters", "[sta
     CHECK(s.semaphore->holders[1].info.host == "sem-host");
     CHECK(s.semaphore->holders[1].info.user == "carol");
     CHECK(s.semaphore->holders[1].info.command == "./pool.sh");
+}
+
+TEST_CASE("a holder's command may contain tabs: the other fields stay in place",
+          "[status.lua][sem_status.lua]") {
+    REQUIRE_REDIS(server);
+    const std::string command = "sh -c 'printf \"a\tb\"'\t\t";
+    make_semaphore(*server, "pool", 2, {{"p1", "own-a", 30'000}}, command);
+
+    auto s = one(*server, "pool");
+    REQUIRE(s.semaphore);
+    REQUIRE(s.semaphore->holders.size() == 1);
+    const auto& info = s.semaphore->holders[0].info;
+    CHECK(info.command == command);
+    CHECK(info.user == "carol");
+    CHECK(info.fence == 101);
+    CHECK(std::abs(info.since_ms - (server_time_ms(*server) - 101'000)) < 5000);
+
+    auto conn = server->connect();
+    const auto permits = ok(redis::read_permits(conn, "dlock", "pool"));
+    REQUIRE(permits.permits.size() == 1);
+    CHECK(permits.permits[0].permit == "p1");
+    CHECK(permits.permits[0].info.command == command);
+    CHECK(permits.permits[0].info.fence == 101);
+    CHECK(permits.permits[0].info.pid == 101);
+}
+
+TEST_CASE("read_permits lists each live permit with its id, limit and waiters",
+          "[sem_status.lua]") {
+    REQUIRE_REDIS(server);
+    auto conn = server->connect();
+    auto none = ok(redis::read_permits(conn, "dlock", "pool"));
+    CHECK(none.limit == 0);
+    CHECK(none.permits.empty());
+    CHECK(none.server_now_ms > 1'700'000'000'000);
+
+    make_semaphore(*server, "pool", 3,
+                   {{"p1", "own-a", 30'000}, {"p2", "own-a", 20'000}, {"p3", "own-b", -1'000}});
+    const int64_t now = server_time_ms(*server);
+    command(*server, {"ZADD", "dlock:{pool}:salive", std::to_string(now + 3000), "w1",
+                      std::to_string(now - 1), "w-dead"});
+    auto s = ok(redis::read_permits(conn, "dlock", "pool"));
+    CHECK(s.name == "pool");
+    CHECK(s.limit == 3);
+    CHECK(s.waiters == 1);
+    REQUIRE(s.permits.size() == 2);     // p3's lease ran out
+    CHECK(s.permits[0].permit == "p2"); // the lease that ends first
+    CHECK(s.permits[1].permit == "p1");
+    CHECK(s.permits[1].ttl_left > 28s);
+    CHECK(s.permits[1].info.host == "sem-host");
+    CHECK(s.permits[1].info.pid == 101);
 }
 
 TEST_CASE("status of an idle semaphore is shown but not in use", "[status.lua]") {
