@@ -16,7 +16,8 @@ namespace dlock::process {
 // only dlock holds. End of file means dlock is gone: it SIGKILLs the group it was given, if any,
 // and exits. It sits in a process group of its own and blocks every signal but SIGKILL, so a
 // signal to dlock's job (e.g. `kill -9 -PGID` of a shell script) does not take it along, and
-// its name (`lockguard`) does not match `pkill dlock` or `killall dlock`.
+// its name (`lockguard`) does not match `pkill dlock` or `killall dlock`. (Under valgrind,
+// which cannot run such a process, there is none.)
 class Guardian {
   public:
     static Result<Guardian> start();
