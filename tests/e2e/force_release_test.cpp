@@ -210,6 +210,6 @@ TEST_CASE("release --force prints a holder's control characters escaped, one lin
         CHECK((c == '\n' || static_cast<unsigned char>(c) >= 0x20));
     const auto out = lines(r.out);
     REQUIRE(out.size() == 2);
-    CHECK(out[0].ends_with("; : 'a\\nb\\tc\\x1b[31md'"));
+    CHECK(out[0].ends_with("; : 'a\\nb c\\x1b[31md'"));
     CHECK(holder->wait(15s).exit_code == 76);
 }
