@@ -1,0 +1,40 @@
+#!/bin/sh
+# The unit and integration tests under AddressSanitizer + UndefinedBehaviorSanitizer, and the
+# watchdog and lease tests (the threaded code) under ThreadSanitizer, each in a build tree of its
+# own (build-asan/, build-tsan/). -O1 without debug info keeps the extra builds short.
+# usage: scripts/sanitize.sh [asan|tsan]...   (default: both)
+set -eu
+cd "$(dirname "$0")/.."
+launcher=""
+command -v ccache >/dev/null 2>&1 && launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+
+build() { # DIR SANITIZERS TARGET...
+    dir=$1 sanitizers=$2
+    shift 2
+    # shellcheck disable=SC2086
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Sanitize "-DCMAKE_CXX_FLAGS_SANITIZE=-O1 -g0" \
+        -DDLOCK_SANITIZE="$sanitizers" -DDLOCK_WERROR=ON $launcher >/dev/null
+    for target in "$@"; do
+        cmake --build "$dir" -j "$(nproc)" --target "$target"
+    done
+}
+
+[ $# -gt 0 ] || set -- asan tsan
+for which in "$@"; do
+    case $which in
+    asan)
+        build build-asan address,undefined unit_tests integration_tests
+        (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+            ctest --output-on-failure -j "$(nproc)" -R '^(unit|integration): ')
+        ;;
+    tsan)
+        build build-tsan thread unit_tests integration_tests
+        (cd build-tsan && TSAN_OPTIONS=halt_on_error=1 \
+            ctest --output-on-failure -j "$(nproc)" -R '^(unit|integration): .*(watchdog|lease|renew)')
+        ;;
+    *)
+        echo "usage: scripts/sanitize.sh [asan|tsan]..." >&2
+        exit 64
+        ;;
+    esac
+done
