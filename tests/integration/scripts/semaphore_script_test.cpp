@@ -266,8 +266,12 @@ TEST_CASE("a dead semaphore waiter at the head blocks nobody after its heartbeat
     REQUIRE_FALSE(ask(*b, "dead", true, 30s, 200ms).acquired);
     REQUIRE_FALSE(ask(*b, "w2", true).acquired);
     CHECK(give_back(*b, "holder") == 0);
-    CHECK_FALSE(ask(*b, "w2", true).acquired); // the dead one still counts
-    std::this_thread::sleep_for(300ms);
+    auto refused = ask(*b, "w2", true); // the dead one still counts...
+    CHECK_FALSE(refused.acquired);
+    // ...until its heartbeat lapses, which the refusal tells, so w2 waits no longer than that.
+    CHECK(refused.lease_left > 0ms);
+    CHECK(refused.lease_left <= 200ms);
+    std::this_thread::sleep_for(refused.lease_left + 5ms);
     CHECK(ask(*b, "w2", true).acquired);
     CHECK(zrange(*server, keys.squeue).empty());
 }
