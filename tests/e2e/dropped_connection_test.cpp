@@ -83,6 +83,13 @@ TEST_CASE("waiters whose connections are killed again and again all get the lock
     // Every transient error (a connection reset at any script, the first included) is retried
     // within the wait: none of them may end a waiter with 69 while Redis is up.
     REQUIRE_REDIS(server);
+    const std::string kind = GENERATE("lock", "permit", "two names");
+    INFO(kind);
+    std::vector<std::string> args{"run", "-w", "20s", "x", "--", "true"};
+    if (kind == "permit")
+        args = {"sem", "run", "-p", "2", "-w", "20s", "x", "--", "true"};
+    else if (kind == "two names")
+        args = {"run", "-w", "20s", "x", "y", "--", "true"};
     server->cmd({"SCRIPT", "FLUSH"}); // the first script of each run may also be an EVAL
     std::atomic<bool> done{false};
     std::atomic<int64_t> kills{0};
@@ -94,7 +101,7 @@ TEST_CASE("waiters whose connections are killed again and again all get the lock
     });
     std::vector<std::unique_ptr<Process>> runs;
     for (int i = 0; i < 20; ++i)
-        runs.push_back(start(*server, {"run", "-w", "20s", "x", "--", "true"}));
+        runs.push_back(start(*server, args));
     int succeeded = 0;
     std::string failures;
     for (auto& r : runs) {
@@ -109,6 +116,10 @@ TEST_CASE("waiters whose connections are killed again and again all get the lock
     INFO(failures);
     CHECK(kills.load() >= 20);
     CHECK(succeeded == 20);
-    CHECK_FALSE(exists(*server, key("x")));
-    CHECK(server->cmd({"ZCARD", key("x", "queue")}).integer() == 0);
+    for (const char* name : {"x", "y"}) {
+        CHECK_FALSE(exists(*server, key(name)));
+        CHECK(server->cmd({"ZCARD", key(name, "queue")}).integer() == 0);
+        CHECK(server->cmd({"ZCARD", key(name, "permits")}).integer() == 0);
+        CHECK(server->cmd({"ZCARD", key(name, "squeue")}).integer() == 0);
+    }
 }
