@@ -14,7 +14,8 @@
 --       hold), lease ms, waiter id ("" = do not queue), heartbeat ms, holder host/pid/user/cmd,
 --       mode "x" (exclusive, default) or "s" (shared).
 -- Returns {1, fencing token, holds, granted mode} when the caller now holds the lease,
---         {0, ms until the blocking lease may expire, host, pid, user, cmd, since ms, fencing
+--         {0, ms until the blocking lease may expire (when free but others are queued first:
+--          until the first heartbeat in the queue may lapse), host, pid, user, cmd, since ms, fencing
 --          token, queued waiters, shared holders, held until} when not (host... describe the
 --          exclusive holder, or the oldest shared holder; "held until" is the server ms until
 --          which a finished holder's --min-hold keeps the lease, else 0), or
@@ -126,6 +127,14 @@ local function refuse()
       f[#f + 1] = field
     end
     h = {f[2], f[3], f[4], f[5], f[6], f[7]}
+  end
+  if left < 0 and nreaders == 0 then
+    -- Free, but others are queued first. The head may be dead: wait at most until the first
+    -- heartbeat in the queue lapses, when a dead head is dropped.
+    local first = redis.call('ZRANGE', alive, 0, 0, 'WITHSCORES')
+    if first[2] then
+      left = tonumber(first[2]) - now_ms
+    end
   end
   local waiters = redis.call('ZCARD', queue)
   local err

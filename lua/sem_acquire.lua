@@ -12,7 +12,8 @@
 -- Returns {1, fencing token, permits held} when the caller now holds permit PERMIT,
 --         {-1, limit in force, permits held} when holders exist under a different limit
 --          (nothing changed; a queued caller has left the queue), or
---         {0, ms until the first permit may expire (-1: none held), limit, permits held,
+--         {0, ms until the first permit may expire (-1: none held; when one is free but others
+--          are queued first: until the first heartbeat in the queue may lapse), limit, permits held,
 --          queued waiters, then host, pid, user, cmd, since ms, fence of up to 5 holders}.
 local sem, permits, fence, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local owner, permit, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -127,8 +128,16 @@ if waiter ~= '' then
   redis.call('PEXPIRE', alive, heartbeat)
 end
 local first = redis.call('ZRANGE', permits, 0, 0, 'WITHSCORES')
-local reply = {0, first[2] and tonumber(first[2]) - now_ms or -1, held > 0 and in_force or limit, held,
-               redis.call('ZCARD', queue)}
+local left = first[2] and tonumber(first[2]) - now_ms or -1
+if free > 0 then
+  -- A permit is free, but others are queued first. They may be dead: wait at most until the
+  -- first heartbeat in the queue lapses, when a dead waiter is dropped.
+  local oldest = redis.call('ZRANGE', alive, 0, 0, 'WITHSCORES')
+  if oldest[2] then
+    left = tonumber(oldest[2]) - now_ms
+  end
+end
+local reply = {0, left, held > 0 and in_force or limit, held, redis.call('ZCARD', queue)}
 for _, id in ipairs(redis.call('ZRANGE', permits, 0, shown_holders - 1)) do
   local f = fields(redis.call('HGET', sem, 'p:' .. id) or '')
   for i = 2, 7 do

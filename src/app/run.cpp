@@ -1,5 +1,6 @@
 #include "app/run.hpp"
 
+#include "app/fd_budget.hpp"
 #include "app/run_environment.hpp"
 #include "app/run_history.hpp"
 #include "app/run_report.hpp"
@@ -123,6 +124,10 @@ int supervise(const RunOptions& options, const lock::HolderInfo& self, lock::Bac
 } // namespace
 
 int run(const Connection& connection, const RunOptions& options) {
+    if (auto fds = check_fd_budget(); !fds) { // before anything is written to Redis
+        log::error("{}", fds.error().message);
+        return fds.error().exit_code;
+    }
     // A permit is never re-entered: a nested `sem run` takes another one.
     const auto owners = RunOwners::resolve(options.names, options.permits == 0);
     const lock::HolderInfo self = self_info(options.command_line);

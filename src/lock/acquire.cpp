@@ -1,5 +1,6 @@
 #include "lock/acquire.hpp"
 
+#include "lock/backoff.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
 
@@ -11,15 +12,40 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Pause before retrying after a connection error, so a Redis restart is not hammered.
-constexpr Millis kRetryPause{100};
-
 Millis until(Clock::time_point deadline) {
     return std::max(Millis(0), std::chrono::duration_cast<Millis>(deadline - Clock::now()));
 }
 
 bool abandoned(const AcquireSpec& spec) {
     return spec.abandon && spec.abandon();
+}
+
+// dlock gives up on an error. If the last acquire got no reply, its script may still have run
+// (or may run later, when a paused Redis resumes): it may have taken the lease, which nobody
+// would renew or release, so the name would stay held for a whole TTL, or queued us. Give back
+// its hold id (a no-op if it never ran) and leave the queue: one try each, since Redis is
+// failing and the caller is about to exit.
+void give_up(Backend& backend, const AcquireSpec& spec, bool reply_lost, bool queued) {
+    const AcquireRequest& r = spec.request;
+    if (reply_lost) {
+        log::info("no reply to the acquire of {}: giving back hold {} in case it ran",
+                  spec.keys.lock, r.hold_id);
+        auto release = [&](bool shared) {
+            return backend.release(spec.keys, ReleaseRequest{r.owner, r.hold_id, r.heartbeat,
+                                                             shared, std::nullopt, Millis(0)});
+        };
+        auto released = release(r.shared);
+        // An exclusive owner asking for shared re-enters exclusively.
+        if (released && !*released && r.shared)
+            released = release(false);
+        if (!released) {
+            log::info("could not give back hold {}: {}; if the acquire ran, {} expires within {}",
+                      r.hold_id, released.error().message, spec.keys.lock, format_duration(r.ttl));
+            return;
+        }
+    }
+    if (!r.waiter_id.empty() && (queued || reply_lost))
+        (void)backend.leave_queue(spec.keys, r.waiter_id, r.heartbeat);
 }
 
 } // namespace
@@ -33,25 +59,32 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
     const Millis slice = spec.request.heartbeat / 3;
 
     AcquireOutcome last;
-    bool attempted = false;
+    bool queued = false; // a reply said we were queued
+    Backoff backoff;
     for (;;) {
         const auto sent_at = Clock::now();
         auto outcome = backend.acquire(spec.keys, spec.request);
         if (!outcome) {
-            // Only a waiter retries, and only within its deadline; the first contact with
-            // Redis fails fast so an unreachable server is reported at once.
-            if (!outcome.error().transient || !may_wait || !attempted ||
-                until(deadline) == Millis(0) || abandoned(spec))
-                return tl::unexpected(outcome.error());
-            log::debug("acquire {}: {}; retrying", spec.keys.lock, outcome.error().message);
-            std::this_thread::sleep_for(std::min(kRetryPause, until(deadline)));
-            continue;
+            // A transient error (reset connection, timeout, Redis loading or busy) is retried
+            // within the wait, with the same hold id and waiter id: if the lost call ran, the
+            // retry is a replay. A server never reached is not transient: reported at once.
+            const Error& error = outcome.error();
+            if (error.transient && may_wait && until(deadline) > Millis(0) && !abandoned(spec)) {
+                const Millis pause = std::min(backoff.next(), until(deadline));
+                log::debug("acquire {}: {}; retrying in {}", spec.keys.lock, error.message,
+                           format_duration(pause));
+                std::this_thread::sleep_for(pause);
+                continue;
+            }
+            give_up(backend, spec, error.transient, queued);
+            return tl::unexpected(outcome.error());
         }
-        attempted = true;
+        backoff.reset();
         if (outcome->acquired)
             return Acquired{outcome->fence, outcome->holds,        outcome->shared,
                             sent_at,        outcome->permit_limit, outcome->permits_held};
         last = *outcome;
+        queued = may_wait;
 
         const Millis left = until(deadline);
         if (!may_wait || left == Millis(0) || abandoned(spec)) {
@@ -61,15 +94,16 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
             return Refused{last, may_wait};
         }
         // Block until woken, but never past our deadline, our next heartbeat, or the moment
-        // the holder's lease would expire without a release (+ a little slack).
+        // what blocks us may end without a wake-up (+ a little slack): the holder's lease
+        // expiring without a release, or a dead waiter ahead of us being dropped.
         Millis block = std::min(left, slice);
-        if (last.holder && last.lease_left.count() >= 0)
+        if (last.lease_left.count() >= 0)
             block = std::min(block, last.lease_left + Millis(5));
         block = std::max(block, Millis(1));
         auto woken = backend.await_wake(spec.keys, spec.request.waiter_id, block);
         if (!woken) {
             log::debug("waiting for {}: {}; retrying", spec.keys.lock, woken.error().message);
-            std::this_thread::sleep_for(std::min(kRetryPause, until(deadline)));
+            std::this_thread::sleep_for(std::min(backoff.next(), until(deadline)));
         }
     }
 }

@@ -36,9 +36,15 @@ struct Refused {
 using AcquireResult = Result<std::variant<Acquired, Refused>>;
 
 // Takes the lease, waiting in the FIFO queue if allowed. Waiting is event-driven: each round
-// blocks on this waiter's wake list, bounded by the remaining wait, the holder's lease and the
-// heartbeat, so a lost wake-up or an expiry without release only delays, never hangs.
-// The wait deadline is absolute across retries and reconnects.
+// blocks on this waiter's wake list, bounded by the remaining wait, the holder's lease (or, when
+// the lock is free but others are queued first, the first heartbeat in the queue) and our own
+// heartbeat, so a lost wake-up, an expiry without release or a dead waiter ahead only delays,
+// never hangs. The wait deadline is absolute across retries and reconnects.
+// A waiter retries transient errors (a reset connection, a timeout, Redis loading or busy)
+// until its deadline, with a short backoff and the same hold id and waiter id, so a retry after
+// a lost reply is a replay. A caller that gives up after a lost reply first gives back that
+// hold id and leaves the queue (the lost call may have run). An error that is not transient,
+// such as a Redis never reached, is returned at once.
 AcquireResult acquire(Backend& backend, AcquireSpec spec);
 
 } // namespace dlock::lock

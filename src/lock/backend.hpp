@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,17 @@ struct ReleaseRequest {
     Millis min_hold{0};             // --min-hold: keep an exclusive lease until acquisition + this
 };
 
+// One lease to renew: the keys and owner token it was taken with. An exclusive lease is renewed
+// by its owner; a shared hold, or a semaphore permit, by its hold id. The referenced strings
+// must outlive the call.
+struct RenewRequest {
+    const Keys& keys;
+    std::string_view owner;
+    std::string_view hold_id;
+    Millis ttl{};
+    bool shared = false;
+};
+
 // Everything the lock logic needs from a store. Implemented over one Redis connection in
 // src/redis/; a Sentinel, Cluster or Redlock-quorum store can implement the same interface.
 // Each call is bounded by the store's command timeout, and `await_wake` by its timeout too.
@@ -71,10 +83,13 @@ class Backend {
   public:
     virtual ~Backend() = default;
     virtual Result<AcquireOutcome> acquire(const Keys& keys, const AcquireRequest& request) = 0;
-    // true: renewed; false: the lease is no longer ours.
-    virtual Result<bool> renew(const Keys& keys, std::string_view owner, Millis ttl) = 0;
-    virtual Result<bool> renew_shared(const Keys& keys, std::string_view owner,
-                                      std::string_view hold_id, Millis ttl) = 0;
+    // Renews every lease of `requests` in one round trip (pipelined): one result per request, in
+    // order. true: renewed; false: the lease is no longer ours; an error: not known (a
+    // connection error fails every request of the call).
+    virtual std::vector<Result<bool>> renew(std::span<const RenewRequest> requests) = 0;
+    Result<bool> renew(const RenewRequest& request) {
+        return std::move(renew(std::span<const RenewRequest>(&request, 1)).front());
+    }
     // Holds left (0: released, waiters woken), or nullopt when the lease was not ours.
     virtual Result<std::optional<int64_t>> release(const Keys& keys, std::string_view owner,
                                                    std::string_view hold_id, Millis heartbeat) = 0;

@@ -5,19 +5,11 @@ namespace dlock::lock {
 HeldLease::HeldLease(LeaseId id, const Acquired& acquired, Millis ttl, Millis grace)
     : id_(std::move(id)), acquired_(acquired), ttl_(ttl), clock_(acquired.sent_at, ttl, grace) {}
 
-void HeldLease::start_renewing(const BackendFactory& open_backend,
-                               std::function<void()> on_change) {
-    if (watchdog_)
+void HeldLease::start_renewing(Watchdog& watchdog) {
+    if (renewing_)
         return;
-    watchdog_ = std::make_unique<Watchdog>(
-        open_backend, id_.keys, id_.owner, ttl_, clock_, std::move(on_change),
-        acquired_.shared ? std::optional<std::string>(id_.hold_id) : std::nullopt);
-    watchdog_->start();
-}
-
-void HeldLease::stop_renewing() {
-    if (watchdog_)
-        watchdog_->stop();
+    watchdog.add(RenewRequest{id_.keys, id_.owner, id_.hold_id, ttl_, acquired_.shared}, clock_);
+    renewing_ = true;
 }
 
 Millis HeldLease::held_for() const {

@@ -4,8 +4,6 @@
 #include "lock/lease_clock.hpp"
 #include "lock/watchdog.hpp"
 
-#include <functional>
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -20,8 +18,8 @@ struct LeaseId {
     std::string hold_id;
 };
 
-// One lease this process holds: its identity, its lease clock and, once started, the watchdog
-// that renews it. Not movable: the watchdog refers to the clock.
+// One lease this process holds: its identity and its lease clock, which the run's watchdog
+// moves forward once it renews the lease. Not movable: the watchdog refers to it.
 class HeldLease {
   public:
     using Clock = LeaseClock::Clock;
@@ -43,11 +41,9 @@ class HeldLease {
 
     // When its first renewal falls due (the watchdog is started lazily, by then).
     Clock::time_point first_renewal() const { return acquired_.sent_at + ttl_ / 3; }
-    bool renewing() const { return watchdog_ != nullptr; }
-    // Starts renewing it from a thread with its own backend; `on_change` as for Watchdog.
-    void start_renewing(const BackendFactory& open_backend, std::function<void()> on_change);
-    // No renewal is sent after this returns.
-    void stop_renewing();
+    bool renewing() const { return renewing_; }
+    // Hands it to `watchdog` (once), which renews it until stopped.
+    void start_renewing(Watchdog& watchdog);
     // Holds left (0: released), or nullopt when it was no longer ours. `exit_status` is the
     // command's, for the history; `min_hold` keeps an exclusive lease until acquisition + it.
     Result<std::optional<int64_t>> release(Backend& backend, Millis heartbeat,
@@ -59,7 +55,7 @@ class HeldLease {
     Acquired acquired_;
     Millis ttl_;
     LeaseClock clock_;
-    std::unique_ptr<Watchdog> watchdog_;
+    bool renewing_ = false;
 };
 
 } // namespace dlock::lock

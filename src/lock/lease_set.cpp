@@ -1,13 +1,18 @@
 #include "lock/lease_set.hpp"
 
+#include "lock/backoff.hpp"
 #include "util/log.hpp"
 
 #include <algorithm>
+#include <thread>
 
 namespace dlock::lock {
 namespace {
 
-constexpr int kReleaseAttempts = 3;
+// How long release_all retries connection errors, for all leases together: long enough to get
+// through connections reset again and again, short enough not to hold up the exit for long when
+// Redis is gone (the leases then expire after their TTL).
+constexpr Millis kReleaseRetries{3000};
 
 } // namespace
 
@@ -31,8 +36,10 @@ const HeldLease* LeaseSet::find(std::string_view name) const {
 }
 
 void LeaseSet::start_renewals() {
+    if (!watchdog_)
+        watchdog_ = std::make_unique<Watchdog>(open_backend_, ttl_, [this] { changed(); });
     for (auto& lease : leases_)
-        lease->start_renewing(open_backend_, [this] { changed(); });
+        lease->start_renewing(*watchdog_);
 }
 
 LeaseSet::Clock::time_point LeaseSet::renewals_due() const {
@@ -74,8 +81,8 @@ void LeaseSet::changed() {
 }
 
 void LeaseSet::stop_renewals() {
-    for (auto& lease : leases_)
-        lease->stop_renewing();
+    if (watchdog_)
+        watchdog_->stop();
 }
 
 void LeaseSet::release_all(Backend& backend) {
@@ -84,13 +91,30 @@ void LeaseSet::release_all(Backend& backend) {
 
 void LeaseSet::release_all(Backend& backend, const Ending& ending) {
     stop_renewals();
+    const auto retry_until = Clock::now() + kReleaseRetries;
+    Backoff backoff;
+    size_t skipped = 0;
     for (auto it = leases_.rbegin(); it != leases_.rend(); ++it) {
         HeldLease& lease = **it;
-        Result<std::optional<int64_t>> released = fail(exit_code::internal, "not tried");
-        for (int attempt = 0; attempt < kReleaseAttempts; ++attempt) {
+        if (skipped > 0) { // Redis stayed unreachable: each try could cost a command timeout
+            ++skipped;
+            continue;
+        }
+        auto released = lease.release(backend, heartbeat_, ending.exit_status, ending.min_hold);
+        bool unanswered = false; // a try got no reply: it may have run
+        while (!released && released.error().transient && Clock::now() < retry_until) {
+            unanswered = true;
+            log::debug("release {}: {}; retrying", lease.name(), released.error().message);
+            std::this_thread::sleep_for(backoff.next());
             released = lease.release(backend, heartbeat_, ending.exit_status, ending.min_hold);
-            if (released || !released.error().transient)
-                break;
+        }
+        if (!released && released.error().transient)
+            skipped = 1; // this one; the others follow
+        if (released && !*released && unanswered) {
+            // Gone, most likely released by the try whose reply was lost (a release cannot tell
+            // its own replay from a lease that expired or was taken): not reported as lost.
+            log::info("released {} (the reply to an earlier try was lost)", lease.name());
+            continue;
         }
         if (released && !*released && ending.on_gone)
             ending.on_gone(lease);
@@ -105,7 +129,11 @@ void LeaseSet::release_all(Backend& backend, const Ending& ending) {
             log::info("released {} ({} hold{} left)", lease.name(), **released,
                       **released == 1 ? "" : "s");
     }
+    if (skipped > 1)
+        log::warn("could not release {} more name{} either; they expire by themselves within {}",
+                  skipped - 1, skipped == 2 ? "" : "s", format_duration(ttl_));
     leases_.clear();
+    watchdog_.reset();
 }
 
 } // namespace dlock::lock

@@ -12,13 +12,14 @@
 namespace dlock::lock {
 
 // The leases one `dlock run` holds, in the order they were taken, each with its own lease
-// clock and watchdog. The command may run only while every one of them is guaranteed, so it
-// must be stopped at the earliest of their stop deadlines.
+// clock, all renewed by one watchdog (one thread, one connection). The command may run only
+// while every one of them is guaranteed, so it must be stopped at the earliest of their stop
+// deadlines.
 class LeaseSet {
   public:
     using Clock = LeaseClock::Clock;
 
-    // `open_backend` gives each watchdog its own connection; `grace` is --kill-after;
+    // `open_backend` gives the watchdog its connection; `grace` is --kill-after;
     // `heartbeat` is passed on to the release scripts (how long silent waiters stay queued).
     LeaseSet(BackendFactory open_backend, Millis ttl, Millis grace, Millis heartbeat);
     ~LeaseSet(); // stops the renewals; releasing is up to the caller
@@ -31,7 +32,8 @@ class LeaseSet {
     const HeldLease& operator[](size_t i) const { return *leases_[i]; }
     const HeldLease* find(std::string_view name) const;
 
-    // Starts renewing every lease that is not renewed yet.
+    // Starts renewing every lease that is not renewed yet (the watchdog thread starts at the
+    // first call).
     void start_renewals();
     // When the first renewal of a lease not renewed yet falls due (max() when there is none).
     Clock::time_point renewals_due() const;
@@ -53,8 +55,8 @@ class LeaseSet {
         std::function<void(const HeldLease&)> on_unreleased;
     };
     // Stops the renewals (none may follow a release), then releases every lease, newest first,
-    // retrying briefly through connection errors; a lease that cannot be released expires after
-    // its TTL.
+    // retrying connection errors for about a second in all; a lease that cannot be released
+    // expires after its TTL.
     void release_all(Backend& backend, const Ending& ending);
     void release_all(Backend& backend); // after a rollback: no exit status, no minimum hold
 
@@ -68,6 +70,7 @@ class LeaseSet {
     std::mutex listener_mutex_;
     std::function<void()> listener_;
     std::vector<std::unique_ptr<HeldLease>> leases_;
+    std::unique_ptr<Watchdog> watchdog_; // from the first start_renewals()
 };
 
 } // namespace dlock::lock

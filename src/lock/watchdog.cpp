@@ -2,12 +2,12 @@
 
 #include "util/log.hpp"
 
+#include <algorithm>
 #include <csignal>
+#include <optional>
 
 namespace dlock::lock {
 namespace {
-
-using Clock = LeaseClock::Clock;
 
 Millis retry_pause(Millis ttl) {
     return std::clamp(ttl / 20, Millis(50), Millis(500));
@@ -15,20 +15,30 @@ Millis retry_pause(Millis ttl) {
 
 } // namespace
 
-Watchdog::Watchdog(BackendFactory open_backend, Keys keys, std::string owner, Millis ttl,
-                   LeaseClock& clock, std::function<void()> on_change,
-                   std::optional<std::string> shared_hold)
-    : open_backend_(std::move(open_backend)), keys_(std::move(keys)), owner_(std::move(owner)),
-      ttl_(ttl), clock_(clock), on_change_(std::move(on_change)),
-      shared_hold_(std::move(shared_hold)) {}
+Watchdog::Watchdog(BackendFactory open_backend, Millis ttl, std::function<void()> on_change)
+    : open_backend_(std::move(open_backend)), ttl_(ttl), on_change_(std::move(on_change)) {}
 
 Watchdog::~Watchdog() {
     stop();
 }
 
+void Watchdog::add(const RenewRequest& lease, LeaseClock& clock) {
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_)
+            return;
+        // The first renewal is due a third of the TTL after the acquire was sent.
+        entries_.push_back(Entry{lease, &clock, clock.guaranteed_until() - ttl_ + ttl_ / 3});
+    }
+    if (thread_.joinable())
+        wakeup_.notify_all();
+    else
+        start();
+}
+
 void Watchdog::start() {
     // The renewal thread never takes a process signal: the supervisor reads them from a
-    // signalfd, which sees them only while every thread blocks them. A watchdog may start
+    // signalfd, which sees them only while every thread blocks them. The watchdog may start
     // before the supervisor blocks them (a multi-name run renews while it waits).
     sigset_t all, previous;
     sigfillset(&all);
@@ -47,47 +57,100 @@ void Watchdog::stop() {
         thread_.join();
 }
 
-bool Watchdog::sleep_until(Clock::time_point when) {
+bool Watchdog::wait_for_round(std::vector<Entry*>& round) {
     std::unique_lock lock(mutex_);
-    return !wakeup_.wait_until(lock, when, [this] { return stopping_; });
+    for (;;) {
+        if (stopping_)
+            return false;
+        auto due = Clock::time_point::max();
+        for (const auto& entry : entries_)
+            if (!entry.done)
+                due = std::min(due, entry.due);
+        if (due == Clock::time_point::max())
+            wakeup_.wait(lock); // nothing to renew until a lease is added
+        else if (Clock::now() < due)
+            wakeup_.wait_until(lock, due);
+        else
+            break;
+    }
+    // Renew every lease, not only those due: one round trip either way, and the leases taken
+    // at different times fall into step.
+    round.clear();
+    const auto now = Clock::now();
+    for (auto& entry : entries_) {
+        if (!entry.done && entry.clock->expired(now))
+            entry.done = true; // too late to matter: the supervisor is stopping the command
+        if (!entry.done)
+            round.push_back(&entry);
+    }
+    return true;
+}
+
+void Watchdog::renew(std::unique_ptr<Backend>& backend, const std::vector<Entry*>& round) {
+    if (!backend) {
+        auto opened = open_backend_();
+        if (!opened) {
+            log::warn("cannot renew lease: {}", opened.error().message);
+            std::lock_guard lock(mutex_);
+            for (Entry* entry : round)
+                entry->due = Clock::now() + retry_pause(ttl_);
+            return;
+        }
+        backend = std::move(*opened);
+    }
+    std::vector<RenewRequest> requests;
+    requests.reserve(round.size());
+    for (const Entry* entry : round)
+        requests.push_back(entry->request);
+
+    const auto sent_at = Clock::now();
+    auto results = backend->renew(requests);
+    if (results.size() != round.size()) {
+        results.clear();
+        for (size_t i = 0; i < round.size(); ++i)
+            results.emplace_back(fail(exit_code::internal, "the store answered a renewal badly"));
+    }
+    std::optional<Error> failure;
+    bool lost = false;
+    size_t renewed = 0;
+    {
+        std::lock_guard lock(mutex_);
+        for (size_t i = 0; i < round.size(); ++i) {
+            Entry& entry = *round[i];
+            if (!results[i]) {
+                if (!failure || (results[i].error().transient && !failure->transient))
+                    failure = results[i].error();
+                entry.due = Clock::now() + retry_pause(ttl_);
+            } else if (!*results[i]) {
+                entry.clock->lost();
+                entry.done = true;
+                lost = true;
+            } else {
+                entry.clock->renewed(sent_at);
+                entry.due = sent_at + ttl_ / 3;
+                ++renewed;
+            }
+        }
+    }
+    if (failure) {
+        log::warn("cannot renew lease: {}", failure->message);
+        if (failure->transient)
+            backend.reset(); // reconnect on the next try
+    }
+    if (renewed == 1)
+        log::debug("lease renewed");
+    else if (renewed > 1)
+        log::debug("{} leases renewed", renewed);
+    if (lost)
+        on_change_();
 }
 
 void Watchdog::loop() {
     std::unique_ptr<Backend> backend;
-    auto next = clock_.guaranteed_until() - ttl_ + ttl_ / 3;
-    while (sleep_until(next)) {
-        if (clock_.expired()) {
-            // Too late to matter: the supervisor is already stopping the command.
-            return;
-        }
-        if (!backend) {
-            auto opened = open_backend_();
-            if (!opened) {
-                log::warn("cannot renew lease: {}", opened.error().message);
-                next = Clock::now() + retry_pause(ttl_);
-                continue;
-            }
-            backend = std::move(*opened);
-        }
-        auto sent_at = Clock::now();
-        auto renewed = shared_hold_ ? backend->renew_shared(keys_, owner_, *shared_hold_, ttl_)
-                                    : backend->renew(keys_, owner_, ttl_);
-        if (!renewed) {
-            log::warn("cannot renew lease: {}", renewed.error().message);
-            if (renewed.error().transient)
-                backend.reset(); // reconnect on the next try
-            next = Clock::now() + retry_pause(ttl_);
-            continue;
-        }
-        if (!*renewed) {
-            clock_.lost();
-            on_change_();
-            return;
-        }
-        clock_.renewed(sent_at);
-        log::debug("lease renewed");
-        next = sent_at + ttl_ / 3;
-    }
+    std::vector<Entry*> round;
+    while (wait_for_round(round))
+        if (!round.empty())
+            renew(backend, round);
 }
 
 } // namespace dlock::lock

@@ -4,44 +4,57 @@
 #include "lock/lease_clock.hpp"
 
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <mutex>
-#include <optional>
 #include <thread>
 
 namespace dlock::lock {
 
-// Renews the lease every TTL/3 from its own thread and Redis connection. Errors are retried
-// until the lease clock says it is too late; "not ours" marks the lease lost at once. Either
-// way `on_change` is called so the supervisor can re-check the stop deadline.
-// stop() ends renewals before the lease is released, so nothing renews a released lease.
+// Renews every lease of a run from one thread and one Redis connection, however many there
+// are: each round renews all of them in one pipelined round trip, a third of the TTL after the
+// previous one was sent. Each lease keeps its own lease clock: a renewal moves it forward; "not
+// ours" marks that lease lost (and only it: it is not renewed again) and calls `on_change`, so
+// the supervisor re-checks the stop deadline; errors are retried, with a new connection after
+// an I/O error, until the lease clock says it is too late.
+// Leases can be added while it runs (a multi-name run renews the names it holds while it waits
+// for the next one). stop() ends the renewals; the leases are released after it.
 class Watchdog {
   public:
-    Watchdog(BackendFactory open_backend, Keys keys, std::string owner, Millis ttl,
-             LeaseClock& clock, std::function<void()> on_change,
-             std::optional<std::string> shared_hold = std::nullopt);
-    ~Watchdog();
+    using Clock = LeaseClock::Clock;
+
+    Watchdog(BackendFactory open_backend, Millis ttl, std::function<void()> on_change);
+    ~Watchdog(); // stops
     Watchdog(const Watchdog&) = delete;
     Watchdog& operator=(const Watchdog&) = delete;
 
-    void start();
+    // Renews `lease` from now on; what it refers to, and `clock`, must outlive stop(). The
+    // thread starts at the first call. Ignored after stop().
+    void add(const RenewRequest& lease, LeaseClock& clock);
+    // No renewal is sent after this returns. Final.
     void stop();
 
   private:
+    struct Entry {
+        RenewRequest request;
+        LeaseClock* clock;
+        Clock::time_point due; // of its next renewal
+        bool done = false;     // lost, or too late to renew: left alone
+    };
+
+    void start();
     void loop();
-    bool sleep_until(LeaseClock::Clock::time_point when); // false when stopping
+    // Blocks until a lease is due or stop(); false when stopping. Returns the leases to renew.
+    bool wait_for_round(std::vector<Entry*>& round);
+    void renew(std::unique_ptr<Backend>& backend, const std::vector<Entry*>& round);
 
     BackendFactory open_backend_;
-    Keys keys_;
-    std::string owner_;
     Millis ttl_;
-    LeaseClock& clock_;
     std::function<void()> on_change_;
-    std::optional<std::string>
-        shared_hold_; // renew this shared hold instead of the exclusive lease
 
-    std::mutex mutex_;
+    std::mutex mutex_; // guards entries_ (the deque keeps them in place) and stopping_
     std::condition_variable wakeup_;
+    std::deque<Entry> entries_;
     bool stopping_ = false;
     std::thread thread_;
 };

@@ -64,25 +64,19 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
     return out;
 }
 
-Result<bool> LockBackend::renew(const lock::Keys& keys, std::string_view owner, Millis ttl,
-                                std::string_view mode, std::string_view hold_id) {
-    const std::string ttl_text = ms(ttl);
-    auto reply =
-        run("renew", {keys.lock, keys.readers, keys.rinfo}, {owner, ttl_text, mode, hold_id});
-    if (!reply)
-        return tl::unexpected(reply.error());
-    if (!reply->is_integer())
-        return tl::unexpected(bad_reply("renew"));
-    return reply->integer() == 1;
-}
-
-Result<bool> LockBackend::renew(const lock::Keys& keys, std::string_view owner, Millis ttl) {
-    return renew(keys, owner, ttl, "x", "");
-}
-
-Result<bool> LockBackend::renew_shared(const lock::Keys& keys, std::string_view owner,
-                                       std::string_view hold_id, Millis ttl) {
-    return renew(keys, owner, ttl, "s", hold_id);
+std::vector<Result<bool>> LockBackend::renew(std::span<const lock::RenewRequest> requests) {
+    std::vector<std::string> ttls;
+    ttls.reserve(requests.size());
+    for (const auto& r : requests)
+        ttls.push_back(ms(r.ttl));
+    std::vector<ScriptCall> calls;
+    calls.reserve(requests.size());
+    for (size_t i = 0; i < requests.size(); ++i) {
+        const auto& r = requests[i];
+        calls.push_back({{r.keys.lock, r.keys.readers, r.keys.rinfo},
+                         {r.owner, ttls[i], r.shared ? "s" : "x", r.hold_id}});
+    }
+    return as_flags(session_.run_each("renew", calls), "renew");
 }
 
 Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,

@@ -18,9 +18,9 @@ class LockBackend final : public lock::Backend {
 
     Result<lock::AcquireOutcome> acquire(const lock::Keys& keys,
                                          const lock::AcquireRequest& request) override;
-    Result<bool> renew(const lock::Keys& keys, std::string_view owner, Millis ttl) override;
-    Result<bool> renew_shared(const lock::Keys& keys, std::string_view owner,
-                              std::string_view hold_id, Millis ttl) override;
+    using lock::Backend::renew;
+    // One renew.lua per lease, pipelined.
+    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override;
     Result<std::optional<int64_t>> release(const lock::Keys& keys, std::string_view owner,
                                            std::string_view hold_id, Millis heartbeat) override;
     Result<std::optional<int64_t>> release_shared(const lock::Keys& keys, std::string_view owner,
@@ -38,8 +38,6 @@ class LockBackend final : public lock::Backend {
     Result<Connection*> connection() { return session_.connection(); }
 
   private:
-    Result<bool> renew(const lock::Keys& keys, std::string_view owner, Millis ttl,
-                       std::string_view mode, std::string_view hold_id);
     Result<Reply> run(std::string_view script_name, const std::vector<std::string_view>& keys,
                       const std::vector<std::string_view>& args) {
         return session_.run(script_name, keys, args);

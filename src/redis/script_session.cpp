@@ -1,5 +1,7 @@
 #include "redis/script_session.hpp"
 
+#include <fmt/format.h>
+
 namespace dlock::redis {
 
 Result<void> ScriptSession::connect() {
@@ -11,9 +13,13 @@ Result<Connection*> ScriptSession::connection() {
         conn_.reset();
     if (!conn_) {
         auto opened = Connection::open(options_);
-        if (!opened)
+        if (!opened) {
+            if (!reached_)
+                opened.error().transient = false;
             return tl::unexpected(opened.error());
+        }
         conn_.emplace(std::move(*opened));
+        reached_ = true;
     }
     return &*conn_;
 }
@@ -27,11 +33,43 @@ Result<Reply> ScriptSession::run(std::string_view script_name,
     return run_script(**conn, script(script_name), keys, args);
 }
 
+std::vector<Result<Reply>> ScriptSession::run_each(std::string_view script_name,
+                                                   std::span<const ScriptCall> calls) {
+    auto conn = connection();
+    if (!conn) {
+        std::vector<Result<Reply>> failed;
+        for (size_t i = 0; i < calls.size(); ++i)
+            failed.emplace_back(tl::unexpected(conn.error()));
+        return failed;
+    }
+    return run_script_pipelined(**conn, script(script_name), calls);
+}
+
 Result<bool> ScriptSession::blpop(std::string_view key, Millis timeout) {
     auto conn = connection();
     if (!conn)
         return tl::unexpected(conn.error());
-    return (*conn)->blpop(key, timeout);
+    auto popped = (*conn)->blpop(key, timeout);
+    if (!popped)
+        return tl::unexpected(classify_server_error(std::move(popped.error())));
+    return popped;
+}
+
+std::vector<Result<bool>> as_flags(std::vector<Result<Reply>> replies,
+                                   std::string_view script_name) {
+    std::vector<Result<bool>> flags;
+    flags.reserve(replies.size());
+    for (auto& reply : replies) {
+        if (!reply)
+            flags.emplace_back(tl::unexpected(std::move(reply.error())));
+        else if (!reply->is_integer())
+            flags.emplace_back(
+                fail(exit_code::internal,
+                     fmt::format("unexpected reply from script {}.lua", script_name)));
+        else
+            flags.emplace_back(reply->integer() == 1);
+    }
+    return flags;
 }
 
 } // namespace dlock::redis

@@ -64,19 +64,18 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
     return out;
 }
 
-Result<bool> SemaphoreBackend::renew(const lock::Keys&, std::string_view, Millis) {
-    return fail(exit_code::internal, "a semaphore permit is renewed by its id");
-}
-
-Result<bool> SemaphoreBackend::renew_shared(const lock::Keys& keys, std::string_view owner,
-                                            std::string_view hold_id, Millis ttl) {
-    const std::string ttl_text = std::to_string(ttl.count());
-    auto reply = session_.run("sem_renew", {keys.sem, keys.permits}, {owner, hold_id, ttl_text});
-    if (!reply)
-        return tl::unexpected(reply.error());
-    if (!reply->is_integer())
-        return tl::unexpected(bad_reply("sem_renew"));
-    return reply->integer() == 1;
+std::vector<Result<bool>> SemaphoreBackend::renew(std::span<const lock::RenewRequest> requests) {
+    std::vector<std::string> ttls;
+    ttls.reserve(requests.size());
+    for (const auto& r : requests)
+        ttls.push_back(std::to_string(r.ttl.count()));
+    std::vector<ScriptCall> calls;
+    calls.reserve(requests.size());
+    for (size_t i = 0; i < requests.size(); ++i) {
+        const auto& r = requests[i];
+        calls.push_back({{r.keys.sem, r.keys.permits}, {r.owner, r.hold_id, ttls[i]}});
+    }
+    return as_flags(session_.run_each("sem_renew", calls), "sem_renew");
 }
 
 Result<Reply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_view owner,

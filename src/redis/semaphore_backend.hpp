@@ -22,10 +22,9 @@ class SemaphoreBackend final : public lock::Backend {
 
     Result<lock::AcquireOutcome> acquire(const lock::Keys& keys,
                                          const lock::AcquireRequest& request) override;
-    // A permit is renewed by its id only: this one always fails.
-    Result<bool> renew(const lock::Keys& keys, std::string_view owner, Millis ttl) override;
-    Result<bool> renew_shared(const lock::Keys& keys, std::string_view owner,
-                              std::string_view hold_id, Millis ttl) override;
+    using lock::Backend::renew;
+    // One sem_renew.lua per permit (the requests' hold ids), pipelined.
+    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override;
     // Both give back permit `hold_id` (if `owner` still holds it) and wake the waiters that can
     // now take a permit. Some(0) when released, nullopt when it was not ours (any more).
     Result<std::optional<int64_t>> release(const lock::Keys& keys, std::string_view owner,

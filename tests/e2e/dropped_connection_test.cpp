@@ -5,6 +5,8 @@
 
 #include "e2e/e2e_helpers.hpp"
 
+#include <atomic>
+
 using namespace dlock::test;
 using namespace dlock::test::e2e;
 
@@ -74,4 +76,50 @@ TEST_CASE("a multi-name waiter whose connections are killed keeps what it holds"
     CHECK(since(released) < 3s);
     CHECK(file_exists(dir / "ran"));
     CHECK(server->cmd({"KEYS", "*:lock"}).size() == 0);
+}
+
+TEST_CASE("waiters whose connections are killed again and again all get the lock",
+          "[e2e][wait][dropped]") {
+    // Every transient error (a connection reset at any script, the first included) is retried
+    // within the wait: none of them may end a waiter with 69 while Redis is up.
+    REQUIRE_REDIS(server);
+    const std::string kind = GENERATE("lock", "permit", "two names");
+    INFO(kind);
+    std::vector<std::string> args{"run", "-w", "20s", "x", "--", "true"};
+    if (kind == "permit")
+        args = {"sem", "run", "-p", "2", "-w", "20s", "x", "--", "true"};
+    else if (kind == "two names")
+        args = {"run", "-w", "20s", "x", "y", "--", "true"};
+    server->cmd({"SCRIPT", "FLUSH"}); // the first script of each run may also be an EVAL
+    std::atomic<bool> done{false};
+    std::atomic<int64_t> kills{0};
+    std::thread killer([&] {
+        auto conn = server->connect(); // CLIENT KILL skips the caller's own connection
+        while (!done.load())
+            if (auto killed = conn.command({"CLIENT", "KILL", "TYPE", "normal"}))
+                kills += killed->integer();
+    });
+    std::vector<std::unique_ptr<Process>> runs;
+    for (int i = 0; i < 20; ++i)
+        runs.push_back(start(*server, args));
+    int succeeded = 0;
+    std::string failures;
+    for (auto& r : runs) {
+        auto result = r->wait(40s);
+        if (result.exit_code == 0)
+            ++succeeded;
+        else
+            failures += "exit " + std::to_string(result.exit_code) + ": " + result.err;
+    }
+    done = true;
+    killer.join();
+    INFO(failures);
+    CHECK(kills.load() >= 20);
+    CHECK(succeeded == 20);
+    for (const char* name : {"x", "y"}) {
+        CHECK_FALSE(exists(*server, key(name)));
+        CHECK(server->cmd({"ZCARD", key(name, "queue")}).integer() == 0);
+        CHECK(server->cmd({"ZCARD", key(name, "permits")}).integer() == 0);
+        CHECK(server->cmd({"ZCARD", key(name, "squeue")}).integer() == 0);
+    }
 }

@@ -21,6 +21,9 @@ class RedisServer {
     std::string tcp_url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
     const std::string& socket_path() const { return socket_; }
     int port() const { return port_; }
+    // The server's process, e.g. to SIGSTOP it (SIGCONT it again before the test ends: stop()
+    // waits for it to exit).
+    pid_t pid() const { return pid_; }
     const std::string& dir() const { return dir_; }
 
     // A fresh connection to this server (fails the test if it cannot connect).

@@ -41,12 +41,8 @@ class DropAfterRefusal : public lock::Backend {
     Result<void> leave_queue(const lock::Keys& k, std::string_view w, Millis hb) override {
         return inner_->leave_queue(k, w, hb);
     }
-    Result<bool> renew(const lock::Keys& k, std::string_view o, Millis ttl) override {
-        return inner_->renew(k, o, ttl);
-    }
-    Result<bool> renew_shared(const lock::Keys& k, std::string_view o, std::string_view h,
-                              Millis ttl) override {
-        return inner_->renew_shared(k, o, h, ttl);
+    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override {
+        return inner_->renew(requests);
     }
     Result<std::optional<int64_t>> release(const lock::Keys& k, std::string_view o,
                                            std::string_view h, Millis hb) override {

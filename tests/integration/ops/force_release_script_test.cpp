@@ -66,7 +66,7 @@ TEST_CASE("force release breaks an exclusive lock, wakes the queue head and reco
     CHECK(try_acquire(*backend, waiter("wa")).acquired);
 
     // The broken holder learns it at its next renewal, and its release is "not ours".
-    CHECK_FALSE(ok(backend->renew(keys, "owner-a", 30s)));
+    CHECK_FALSE(ok(backend->renew({keys, "owner-a", "", 30s})));
     CHECK(release_hold(*backend, "owner-a", "hold-1") == std::nullopt);
 
     const auto e = newest_entry(*server);
@@ -105,7 +105,7 @@ TEST_CASE("force release breaks every shared hold, once per owner", "[force_rele
     CHECK(r[3][0].str() == "s");
     CHECK_FALSE(exists(*server, keys.readers));
     CHECK_FALSE(exists(*server, keys.rinfo));
-    CHECK_FALSE(ok(backend->renew_shared(keys, "owner-r2", "hold-r2", 30s)));
+    CHECK_FALSE(ok(backend->renew({keys, "owner-r2", "hold-r2", 30s, true})));
     CHECK(newest_entry(*server).field("other_count") == "2");
 }
 

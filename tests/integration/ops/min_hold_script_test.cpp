@@ -35,7 +35,7 @@ TEST_CASE("a release within --min-hold keeps the key and lets it expire server-s
     CHECK_FALSE(exists(*server, keys.wake + "wa")); // waiters are not woken early
 
     // Nobody can renew or re-enter it; a newcomer is refused and told until when.
-    CHECK_FALSE(ok(backend->renew(keys, "owner-a", 30s)));
+    CHECK_FALSE(ok(backend->renew({keys, "owner-a", "", 30s})));
     CHECK(pttl(*server, keys.lock) <= 1500);
     auto refused = try_acquire(*backend, request("owner-b", "hold-b"));
     CHECK_FALSE(refused.acquired);

@@ -31,7 +31,7 @@ TEST_CASE("lock backend calls fail transiently while the server is down", "[lock
     auto acquired = backend->acquire(keys, request("owner-a", "hold-1"));
     REQUIRE_FALSE(acquired);
     CHECK(acquired.error().transient);
-    auto renewed = backend->renew(keys, "owner-a", 30s);
+    auto renewed = backend->renew({keys, "owner-a", "", 30s});
     REQUIRE_FALSE(renewed);
     CHECK(renewed.error().transient);
     CHECK(renewed.error().exit_code == 69);
@@ -66,5 +66,54 @@ TEST_CASE("backend_factory reports an unreachable server", "[lock_backend]") {
     auto backend = factory();
     REQUIRE_FALSE(backend);
     CHECK(backend.error().exit_code == 69);
-    CHECK(backend.error().transient);
+    // Never reached: Redis is down or the address wrong, which nobody should retry.
+    CHECK_FALSE(backend.error().transient);
+}
+
+TEST_CASE("a server never reached fails for good, one reached before transiently",
+          "[lock_backend]") {
+    signal(SIGPIPE, SIG_IGN);
+    REQUIRE_REDIS(server);
+    const std::string url = server->url();
+    const auto keys = job_keys();
+    redis::LockBackend fresh(connect_options(url));
+    auto reached = open_backend(*server);
+    server->stop();
+
+    auto never = fresh.acquire(keys, request("owner-a", "hold-1"));
+    REQUIRE_FALSE(never);
+    CHECK(never.error().exit_code == 69);
+    CHECK_FALSE(never.error().transient);
+    for (int i = 0; i < 2; ++i) { // the broken connection, then a failed reconnect
+        auto again = reached->acquire(keys, request("owner-a", "hold-1"));
+        REQUIRE_FALSE(again);
+        CHECK(again.error().exit_code == 69);
+        CHECK(again.error().transient);
+    }
+}
+
+TEST_CASE("Redis busy in a slow script is a transient error", "[lock_backend]") {
+    // BUSY (like LOADING after a restart) passes: retried like a reset connection.
+    REQUIRE_REDIS(server);
+    server->cmd({"CONFIG", "SET", "busy-reply-threshold", "100"});
+    auto backend = open_backend(*server);
+    std::thread slow([&] {
+        auto conn = server->connect();
+        (void)conn.command({"EVAL",
+                            "local t = redis.call('TIME') local stop = t[1] + 2 "
+                            "while tonumber(redis.call('TIME')[1]) < stop do end return 1",
+                            "0"});
+    });
+    std::this_thread::sleep_for(300ms); // past the threshold: Redis answers BUSY
+    auto busy = backend->acquire(job_keys(), request("owner-a", "hold-1"));
+    const auto woken = backend->await_wake(job_keys(), "w", 10ms);
+    server->cmd({"SCRIPT", "KILL"});
+    slow.join();
+    REQUIRE_FALSE(busy);
+    CHECK(busy.error().exit_code == 69);
+    CHECK(busy.error().transient);
+    CHECK(busy.error().message.find("BUSY") != std::string::npos);
+    REQUIRE_FALSE(woken);
+    CHECK(woken.error().transient);
+    CHECK(try_acquire(*backend, request("owner-a", "hold-1")).acquired);
 }

@@ -72,7 +72,9 @@ TEST_CASE("a later waiter cannot take the free lock while the head is queued", "
     auto b = try_acquire(*backend, waiter("wb"));
     CHECK_FALSE(b.acquired);
     CHECK_FALSE(b.holder); // free, but others are first
-    CHECK(b.lease_left < 0ms);
+    // Until the first heartbeat in the queue may lapse (A could be dead): B waits no longer.
+    CHECK(b.lease_left > 0ms);
+    CHECK(b.lease_left <= 3000ms);
     CHECK(b.waiters == 3);
     CHECK_FALSE(exists(*server, keys.lock));
 
@@ -149,6 +151,23 @@ TEST_CASE("a waiter whose heartbeat lapsed no longer blocks a free lock", "[queu
     CHECK(server->cmd({"ZCARD", keys.queue}).integer() == 0);
     CHECK(server->cmd({"ZCARD", keys.alive}).integer() == 0);
     CHECK_FALSE(exists(*server, keys.wake + "wa"));
+}
+
+TEST_CASE("a waiter refused by a free lock learns when the dead head may be dropped", "[queue]") {
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
+    REQUIRE_FALSE(try_acquire(*backend, waiter("wa", 300ms)).acquired);
+    REQUIRE_FALSE(try_acquire(*backend, waiter("wb", 10s)).acquired);
+    REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
+    std::this_thread::sleep_for(100ms); // A has died: it no longer asks
+
+    auto b = try_acquire(*backend, waiter("wb", 10s));
+    CHECK_FALSE(b.acquired);
+    CHECK(b.lease_left > 0ms);
+    CHECK(b.lease_left <= 200ms);
+    std::this_thread::sleep_for(b.lease_left + 5ms);
+    CHECK(try_acquire(*backend, waiter("wb", 10s)).acquired);
 }
 
 TEST_CASE("a lapsed waiter is purged when someone else is refused", "[queue]") {

@@ -112,7 +112,7 @@ TEST_CASE("the permit of a crashed holder comes back after its lease", "[semapho
     CHECK(held(*server) == 2);
     CHECK(hget(*server, keys.sem, "p:permit-crashed").empty());
     // Its holder can neither renew nor release it any more.
-    CHECK_FALSE(ok(b->renew_shared(keys, "owner-crashed", "permit-crashed", 30s)));
+    CHECK_FALSE(ok(b->renew({keys, "owner-crashed", "permit-crashed", 30s, true})));
     CHECK_FALSE(give_back(*b, "crashed"));
     CHECK(held(*server) == 2);
 }
@@ -266,8 +266,12 @@ TEST_CASE("a dead semaphore waiter at the head blocks nobody after its heartbeat
     REQUIRE_FALSE(ask(*b, "dead", true, 30s, 200ms).acquired);
     REQUIRE_FALSE(ask(*b, "w2", true).acquired);
     CHECK(give_back(*b, "holder") == 0);
-    CHECK_FALSE(ask(*b, "w2", true).acquired); // the dead one still counts
-    std::this_thread::sleep_for(300ms);
+    auto refused = ask(*b, "w2", true); // the dead one still counts...
+    CHECK_FALSE(refused.acquired);
+    // ...until its heartbeat lapses, which the refusal tells, so w2 waits no longer than that.
+    CHECK(refused.lease_left > 0ms);
+    CHECK(refused.lease_left <= 200ms);
+    std::this_thread::sleep_for(refused.lease_left + 5ms);
     CHECK(ask(*b, "w2", true).acquired);
     CHECK(zrange(*server, keys.squeue).empty());
 }
@@ -276,13 +280,13 @@ TEST_CASE("only the holder renews its permit", "[semaphore]") {
     REQUIRE_REDIS(server);
     auto b = open_semaphore(*server, 2);
     REQUIRE(ask(*b, "a", false, 1s).acquired);
-    CHECK(ok(b->renew_shared(keys, "owner-a", "permit-a", 30s)));
+    CHECK(ok(b->renew({keys, "owner-a", "permit-a", 30s, true})));
     const auto deadline = server->cmd({"ZSCORE", keys.permits, "permit-a"}).as_int();
     CHECK(deadline - server_time_ms(*server) > 25'000);
     CHECK(pttl(*server, keys.sem) > 25'000);
-    CHECK_FALSE(ok(b->renew_shared(keys, "owner-x", "permit-a", 30s)));
-    CHECK_FALSE(ok(b->renew_shared(keys, "owner-a", "permit-other", 30s)));
-    CHECK_FALSE(b->renew(keys, "owner-a", 30s)); // a permit is renewed by its id only
+    CHECK_FALSE(ok(b->renew({keys, "owner-x", "permit-a", 30s, true})));
+    CHECK_FALSE(ok(b->renew({keys, "owner-a", "permit-other", 30s, true})));
+    CHECK_FALSE(ok(b->renew({keys, "owner-a", "", 30s}))); // a permit is renewed by its id
 }
 
 TEST_CASE("lock::acquire waits for a permit and gets it soon after a release",

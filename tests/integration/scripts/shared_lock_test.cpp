@@ -124,14 +124,14 @@ TEST_CASE("only the holder renews its shared hold", "[shared]") {
     REQUIRE_REDIS(server);
     auto b = open_backend(*server);
     REQUIRE(try_acquire(*b, reader("r", "", 1s)).acquired);
-    CHECK(ok(b->renew_shared(job_keys(), "owner-r", "hold-r", 30s)));
+    CHECK(ok(b->renew({job_keys(), "owner-r", "hold-r", 30s, true})));
     CHECK(server->cmd({"PTTL", job_keys().readers}).integer() > 20'000);
-    CHECK_FALSE(ok(b->renew_shared(job_keys(), "owner-x", "hold-r", 30s)));
-    CHECK_FALSE(ok(b->renew_shared(job_keys(), "owner-r", "hold-other", 30s)));
+    CHECK_FALSE(ok(b->renew({job_keys(), "owner-x", "hold-r", 30s, true})));
+    CHECK_FALSE(ok(b->renew({job_keys(), "owner-r", "hold-other", 30s, true})));
 
     REQUIRE(try_acquire(*b, reader("short", "", 200ms)).acquired);
     std::this_thread::sleep_for(400ms);
-    CHECK_FALSE(ok(b->renew_shared(job_keys(), "owner-short", "hold-short", 30s)));
+    CHECK_FALSE(ok(b->renew({job_keys(), "owner-short", "hold-short", 30s, true})));
 }
 
 TEST_CASE("releasing a shared hold twice changes nothing the second time", "[shared]") {

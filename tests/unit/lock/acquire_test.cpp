@@ -125,6 +125,20 @@ TEST_CASE("a free lock with others queued first blocks for a heartbeat slice", "
     CHECK(backend.await_timeouts[0] == 200ms);
 }
 
+TEST_CASE("a free lock with others queued first blocks until the first may be dropped",
+          "[acquire]") {
+    // The queue head may be dead: its heartbeat lapses in 150 ms, then the lock is ours.
+    FakeBackend backend;
+    lock::AcquireOutcome queued;
+    queued.lease_left = 150ms;
+    queued.waiters = 2;
+    backend.acquire_replies = {queued, FakeBackend::acquired(1)};
+    backend.await_replies = {false};
+    REQUIRE(lock::acquire(backend, spec(10s, 3s)));
+    REQUIRE(backend.await_timeouts.size() == 1);
+    CHECK(backend.await_timeouts[0] == 155ms);
+}
+
 TEST_CASE("a waiter that times out leaves the queue and says so", "[acquire]") {
     FakeBackend backend;
     const auto start = Clock::now();
@@ -154,15 +168,66 @@ TEST_CASE("a waiter without a deadline waits until it gets the lock", "[acquire]
     CHECK_FALSE(backend.acquire_calls[0].waiter_id.empty());
 }
 
-TEST_CASE("the first contact error is returned at once even when waiting", "[acquire]") {
+TEST_CASE("a Redis never reached is reported at once even when waiting", "[acquire]") {
+    // The backend says so with a non-transient error (see redis::ScriptSession).
     FakeBackend backend;
-    backend.acquire_replies.push_back(FakeBackend::transient());
+    backend.acquire_replies.push_back(
+        fail(exit_code::unavailable, "cannot reach Redis at x: Connection refused"));
     const auto start = Clock::now();
     auto result = lock::acquire(backend, spec(10s));
     REQUIRE_FALSE(result);
     CHECK(result.error().exit_code == 69);
     CHECK(since(start) < 1s);
     CHECK(backend.acquire_calls.size() == 1);
+    CHECK(backend.release_calls.empty()); // nothing can have run
+}
+
+TEST_CASE("a transient error at the first attempt is retried promptly while waiting", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::transient(), FakeBackend::transient(),
+                               FakeBackend::transient(), FakeBackend::acquired(4)};
+    const auto start = Clock::now();
+    auto result = lock::acquire(backend, spec(10s));
+    REQUIRE(result);
+    REQUIRE(std::holds_alternative<lock::Acquired>(*result));
+    // A short backoff: 20 + 40 + 80 ms.
+    CHECK(since(start) < 500ms);
+    REQUIRE(backend.acquire_calls.size() == 4);
+    for (const auto& call : backend.acquire_calls) {
+        CHECK(call.hold_id == "hold");
+        CHECK(call.waiter_id == backend.acquire_calls[0].waiter_id);
+    }
+}
+
+TEST_CASE("a caller giving up on a lost reply gives back its hold and leaves the queue",
+          "[acquire]") {
+    FakeBackend backend;
+    const std::optional<Millis> wait =
+        GENERATE(std::optional<Millis>(0ms), std::optional<Millis>(200ms));
+    backend.acquire_default = FakeBackend::transient();
+    auto result = lock::acquire(backend, spec(wait));
+    REQUIRE_FALSE(result);
+    CHECK(result.error().transient);
+    REQUIRE(backend.release_calls.size() == 1);
+    CHECK(backend.release_calls[0].owner == "owner");
+    CHECK(backend.release_calls[0].hold == "hold");
+    CHECK_FALSE(backend.release_calls[0].shared);
+    if (*wait > 0ms) {
+        REQUIRE(backend.leave_calls.size() == 1);
+        CHECK(backend.leave_calls[0].first == backend.acquire_calls[0].waiter_id);
+    } else {
+        CHECK(backend.leave_calls.empty());
+    }
+}
+
+TEST_CASE("a waiter ending on another error after queueing leaves the queue", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::held_by_other(),
+                               fail(exit_code::internal, "script acquire.lua failed: boom")};
+    backend.await_replies = {true};
+    REQUIRE_FALSE(lock::acquire(backend, spec(10s)));
+    CHECK(backend.release_calls.empty()); // its reply came: it holds nothing
+    CHECK(backend.leave_calls.size() == 1);
 }
 
 TEST_CASE("a no-wait acquire does not retry a transient error", "[acquire]") {

@@ -6,6 +6,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -18,9 +19,10 @@ class FakeBackend : public lock::Backend {
     std::deque<Result<lock::AcquireOutcome>> acquire_replies;
     Result<lock::AcquireOutcome> acquire_default = held_by_other();
     std::deque<Result<bool>> await_replies;
-    bool await_default = false; // after sleeping the whole timeout
-    std::deque<Result<bool>> renew_replies;
+    bool await_default = false;             // after sleeping the whole timeout
+    std::deque<Result<bool>> renew_replies; // one per lease renewed
     Result<bool> renew_default = true;
+    std::set<std::string> gone_owners; // their leases are no longer ours (renew says false)
 
     std::deque<Result<std::optional<int64_t>>> release_replies;
     Result<std::optional<int64_t>> release_default = std::optional<int64_t>(0);
@@ -36,8 +38,11 @@ class FakeBackend : public lock::Backend {
     std::vector<Millis> await_timeouts;
     std::vector<std::string> await_ids;
     std::vector<std::pair<std::string, Millis>> leave_calls;
-    std::vector<Millis> renew_ttls;
+    std::vector<Millis> renew_ttls; // one per lease renewed
     std::vector<std::string> renew_owners;
+    std::vector<std::string> renew_holds;
+    std::vector<bool> renew_shared;
+    std::vector<size_t> renew_batches; // leases per renew call
 
     static lock::AcquireOutcome held_by_other(Millis lease_left = Millis(60'000)) {
         lock::AcquireOutcome out;
@@ -64,19 +69,25 @@ class FakeBackend : public lock::Backend {
         acquire_keys.push_back(keys.lock);
         return next(acquire_replies, acquire_default);
     }
-    Result<bool> renew(const lock::Keys&, std::string_view owner, Millis ttl) override {
+    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override {
         std::lock_guard lock(mutex_);
-        renew_owners.emplace_back(owner);
-        renew_ttls.push_back(ttl);
-        return next(renew_replies, renew_default);
+        renew_batches.push_back(requests.size());
+        std::vector<Result<bool>> results;
+        for (const auto& r : requests) {
+            renew_owners.emplace_back(r.owner);
+            renew_holds.emplace_back(r.hold_id);
+            renew_ttls.push_back(r.ttl);
+            renew_shared.push_back(r.shared);
+            if (gone_owners.count(std::string(r.owner)))
+                results.emplace_back(false);
+            else
+                results.push_back(next(renew_replies, renew_default));
+        }
+        return results;
     }
     Result<std::optional<int64_t>> release(const lock::Keys& keys, std::string_view owner,
                                            std::string_view hold, Millis) override {
         return record_release(keys, owner, hold, false);
-    }
-    Result<bool> renew_shared(const lock::Keys& keys, std::string_view owner, std::string_view,
-                              Millis ttl) override {
-        return renew(keys, owner, ttl);
     }
     Result<std::optional<int64_t>> release_shared(const lock::Keys& keys, std::string_view owner,
                                                   std::string_view hold, Millis) override {
@@ -101,6 +112,14 @@ class FakeBackend : public lock::Backend {
     size_t renew_count() {
         std::lock_guard lock(mutex_);
         return renew_ttls.size();
+    }
+    std::vector<std::string> renewed_owners() {
+        std::lock_guard lock(mutex_);
+        return renew_owners;
+    }
+    std::vector<size_t> batches() {
+        std::lock_guard lock(mutex_);
+        return renew_batches;
     }
 
   private:
@@ -148,16 +167,12 @@ struct FakeFactory {
                                              const lock::AcquireRequest& r) override {
             return t.acquire(k, r);
         }
-        Result<bool> renew(const lock::Keys& k, std::string_view o, Millis ttl) override {
-            return t.renew(k, o, ttl);
+        std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> rs) override {
+            return t.renew(rs);
         }
         Result<std::optional<int64_t>> release(const lock::Keys& k, std::string_view o,
                                                std::string_view h, Millis hb) override {
             return t.release(k, o, h, hb);
-        }
-        Result<bool> renew_shared(const lock::Keys& k, std::string_view o, std::string_view h,
-                                  Millis ttl) override {
-            return t.renew_shared(k, o, h, ttl);
         }
         Result<std::optional<int64_t>> release_shared(const lock::Keys& k, std::string_view o,
                                                       std::string_view h, Millis hb) override {

@@ -96,3 +96,66 @@ TEST_CASE("release_all releases newest first, retries transient errors, and empt
     leases.release_all(backend); // nothing left to release
     CHECK(backend.release_calls.size() == 3);
 }
+
+TEST_CASE("one watchdog renews every lease of the set in one call per round", "[lease_set]") {
+    FakeBackend backend;
+    FakeFactory factory{backend};
+    lock::LeaseSet leases(factory.make(), 300ms, 50ms, 3s);
+    for (const char* name : {"a", "b", "c", "d", "e"})
+        leases.add(id(name), acquired_at(Clock::now()));
+    leases.start_renewals();
+    REQUIRE(dlock::test::eventually([&] { return backend.batches().size() >= 3; }, 5s));
+    leases.stop_renewals();
+    CHECK(factory.opened == 1);
+    for (size_t batch : backend.batches())
+        CHECK(batch == 5);
+    CHECK(leases.lost() == nullptr);
+}
+
+TEST_CASE("a lease gone after a release whose reply was lost counts as released", "[lease_set]") {
+    // The lost try most likely released it: a release cannot tell its own replay from a
+    // lease that expired or was taken.
+    FakeBackend backend;
+    backend.release_replies = {FakeBackend::transient(), std::optional<int64_t>()};
+    FakeFactory factory{backend};
+    lock::LeaseSet leases(factory.make(), 30s, 5s, 3s);
+    leases.add(id("a"), acquired_at(Clock::now()));
+    int gone = 0;
+    lock::LeaseSet::Ending ending;
+    ending.on_gone = [&](const lock::HeldLease&) { ++gone; };
+    leases.release_all(backend, ending);
+    CHECK(backend.release_calls.size() == 2);
+    CHECK(gone == 0);
+}
+
+TEST_CASE("a lease found gone at the release is reported", "[lease_set]") {
+    FakeBackend backend;
+    backend.release_replies = {std::optional<int64_t>()};
+    FakeFactory factory{backend};
+    lock::LeaseSet leases(factory.make(), 30s, 5s, 3s);
+    leases.add(id("a"), acquired_at(Clock::now()));
+    std::vector<std::string> gone;
+    lock::LeaseSet::Ending ending;
+    ending.on_gone = [&](const lock::HeldLease& lease) { gone.push_back(lease.name()); };
+    leases.release_all(backend, ending);
+    CHECK(gone == std::vector<std::string>{"a"});
+}
+
+TEST_CASE("release_all gives up within seconds when Redis stays unreachable", "[lease_set]") {
+    FakeBackend backend;
+    backend.release_default = FakeBackend::transient();
+    FakeFactory factory{backend};
+    lock::LeaseSet leases(factory.make(), 30s, 5s, 3s);
+    for (int i = 0; i < 50; ++i)
+        leases.add(id("n" + std::to_string(i)), acquired_at(Clock::now()));
+    const auto start = Clock::now();
+    leases.release_all(backend);
+    const auto elapsed = Clock::now() - start;
+    CHECK(elapsed >= 2900ms);
+    CHECK(elapsed < 5s);
+    // The newest lease was retried; the others were not tried once Redis stayed unreachable.
+    CHECK(backend.release_calls.size() > 5);
+    for (const auto& call : backend.release_calls)
+        CHECK(call.lock == "dlock:{n49}:lock");
+    CHECK(leases.empty());
+}
