@@ -9,9 +9,10 @@
 namespace dlock::lock {
 namespace {
 
-// How long release_all retries connection errors, for all leases together: long enough to get
-// through connections reset again and again, short enough not to hold up the exit for long when
-// Redis is gone (the leases then expire after their TTL).
+// How long release_all retries connection errors, for all leases together, when Redis cannot
+// be connected to: not to hold up the exit for long when Redis is gone (the leases then expire
+// after their TTL). While it can be connected to (connections reset again and again), a release
+// is retried for as long as its lease may still exist: giving up would leave the name held.
 constexpr Millis kReleaseRetries{3000};
 
 } // namespace
@@ -102,7 +103,9 @@ void LeaseSet::release_all(Backend& backend, const Ending& ending) {
         }
         auto released = lease.release(backend, heartbeat_, ending.exit_status, ending.min_hold);
         bool unanswered = false; // a try got no reply: it may have run
-        while (!released && released.error().transient && Clock::now() < retry_until) {
+        const auto worth_it = std::max(retry_until, lease.clock().guaranteed_until());
+        while (!released && released.error().transient &&
+               Clock::now() < (released.error().unreachable ? retry_until : worth_it)) {
             unanswered = true;
             log::debug("release {}: {}; retrying", lease.name(), released.error().message);
             std::this_thread::sleep_for(backoff.next());

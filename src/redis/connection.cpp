@@ -101,6 +101,7 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
     if (!fd) {
         fd.error().message =
             fmt::format("cannot reach Redis at {}: {}", ep.display(), fd.error().message);
+        fd.error().unreachable = true;
         return tl::unexpected(fd.error());
     }
     redisContext* raw = redisConnectFd(*fd);

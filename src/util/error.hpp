@@ -14,6 +14,9 @@ struct Error {
     std::string message;
     // True when retrying the same operation may succeed (I/O error, timeout, lost connection).
     bool transient = false;
+    // The server could not be connected to at all (as opposed to a connection that failed):
+    // retries are unlikely to help soon.
+    bool unreachable = false;
 };
 
 template <typename T>
