@@ -5,6 +5,7 @@
 #include "lock/keys.hpp"
 #include "redis/script_runner.hpp"
 #include "util/log.hpp"
+#include "util/output.hpp"
 
 #include <chrono>
 #include <fmt/format.h>
@@ -47,8 +48,7 @@ int force_release(const Connection& connection, const std::string& name) {
     if (!(*reply)[1].str().empty())
         log::info("could not record history in {}: {}", keys.history, (*reply)[1].str());
     if (reply->size() == 2) {
-        fmt::print("{} is not held; nothing to release\n", name);
-        std::fflush(stdout);
+        out::print("{} is not held; nothing to release\n", name);
         return exit_code::nothing;
     }
     const int64_t now = wall_now_ms();
@@ -61,12 +61,11 @@ int force_release(const Connection& connection, const std::string& name) {
         const lock::HolderInfo holder{std::string(h[1].str()), h[2].as_int(),
                                       std::string(h[3].str()), std::string(h[4].str()),
                                       h[5].as_int(),           h[6].as_int()};
-        fmt::print("released {} ({}) held by {} user {} running {}\n", name, how_held(h[0].str()),
+        out::print("released {} ({}) held by {} user {} running {}\n", name, how_held(h[0].str()),
                    lock::describe_holder(holder, now), holder.user, holder.command);
     }
     const int64_t woken = (*reply)[0].as_int();
-    fmt::print("woke {} waiter{}\n", woken, woken == 1 ? "" : "s");
-    std::fflush(stdout);
+    out::print("woke {} waiter{}\n", woken, woken == 1 ? "" : "s");
     return exit_code::ok;
 }
 

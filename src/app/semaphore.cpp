@@ -5,6 +5,7 @@
 #include "redis/script_session.hpp"
 #include "util/json.hpp"
 #include "util/log.hpp"
+#include "util/output.hpp"
 
 #include <algorithm>
 #include <array>
@@ -81,8 +82,7 @@ int semaphore_status(const Connection& connection, const SemaphoreStatusOptions&
         log::error("{}", state.error().message);
         return state.error().exit_code;
     }
-    fmt::print("{}", options.json ? semaphore_json(*state) : format_semaphore(*state));
-    std::fflush(stdout);
+    out::print("{}", options.json ? semaphore_json(*state) : format_semaphore(*state));
     return state->holders.empty() ? exit_code::nothing : exit_code::ok;
 }
 
