@@ -5,6 +5,7 @@
 #include "redis/command_stats.hpp"
 #include "redis/lock_backend.hpp"
 #include "util/log.hpp"
+#include "util/output.hpp"
 #include "util/random.hpp"
 
 #include <atomic>
@@ -260,33 +261,33 @@ Result<Handover> HandoverRun::run() {
 }
 
 void print_table(const Connection& c, const Uncontended& u, const std::vector<Handover>& runs) {
-    fmt::print("dlock bench against {}\n\n", c.redis.endpoint.display());
-    fmt::print("uncontended acquire+release, dlock:           {:>8.0f} cycles/s\n", u.cycles_per_s);
-    fmt::print("same with minimal SET NX + compare-and-delete: {:>8.0f} cycles/s\n",
+    out::print("dlock bench against {}\n\n", c.redis.endpoint.display());
+    out::print("uncontended acquire+release, dlock:           {:>8.0f} cycles/s\n", u.cycles_per_s);
+    out::print("same with minimal SET NX + compare-and-delete: {:>8.0f} cycles/s\n",
                u.baseline_cycles_per_s);
-    fmt::print("ratio dlock / minimal:                         {:>8.2f}\n\n", u.ratio());
-    fmt::print("{:>8} {:>8} {:>9} {:>9} {:>9} {:>17} {:>21}\n", "waiters", "samples", "p50 ms",
+    out::print("ratio dlock / minimal:                         {:>8.2f}\n\n", u.ratio());
+    out::print("{:>8} {:>8} {:>9} {:>9} {:>9} {:>17} {:>21}\n", "waiters", "samples", "p50 ms",
                "p99 ms", "max ms", "scripts/handover", "round trips/handover");
     for (const auto& h : runs)
-        fmt::print("{:>8} {:>8} {:>9.3f} {:>9.3f} {:>9.3f} {:>17.2f} {:>21.2f}\n", h.waiters,
+        out::print("{:>8} {:>8} {:>9.3f} {:>9.3f} {:>9.3f} {:>17.2f} {:>21.2f}\n", h.waiters,
                    h.latency.samples, h.latency.p50_ms, h.latency.p99_ms, h.latency.max_ms,
                    h.scripts_per_handover, h.round_trips_per_handover);
 }
 
 void print_json(const Connection& c, const Uncontended& u, const std::vector<Handover>& runs) {
-    fmt::print("{{\"redis\":\"{}\",\"uncontended\":{{\"cycles_per_s\":{:.1f},"
+    out::print("{{\"redis\":\"{}\",\"uncontended\":{{\"cycles_per_s\":{:.1f},"
                "\"minimal_cycles_per_s\":{:.1f},\"ratio\":{:.3f}}},\"handover\":[",
                c.redis.endpoint.display(), u.cycles_per_s, u.baseline_cycles_per_s, u.ratio());
     for (size_t i = 0; i < runs.size(); ++i) {
         const auto& h = runs[i];
-        fmt::print("{}{{\"waiters\":{},\"samples\":{},\"p50_ms\":{:.4f},\"p99_ms\":{:.4f},"
+        out::print("{}{{\"waiters\":{},\"samples\":{},\"p50_ms\":{:.4f},\"p99_ms\":{:.4f},"
                    "\"max_ms\":{:.4f},\"mean_ms\":{:.4f},\"scripts_per_handover\":{:.3f},"
                    "\"round_trips_per_handover\":{:.3f}}}",
                    i ? "," : "", h.waiters, h.latency.samples, h.latency.p50_ms, h.latency.p99_ms,
                    h.latency.max_ms, h.latency.mean_ms, h.scripts_per_handover,
                    h.round_trips_per_handover);
     }
-    fmt::print("]}}\n");
+    out::print("]}}\n");
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "redis/script_runner.hpp"
 #include "redis/status_reader.hpp"
 #include "util/log.hpp"
+#include "util/output.hpp"
 #include "util/text.hpp"
 
 #include <algorithm>
@@ -45,8 +46,7 @@ std::string holder_text(redis::ReplyView h, size_t from, int64_t now_ms) {
 }
 
 int woke(int64_t woken) {
-    fmt::print("woke {} waiter{}\n", woken, woken == 1 ? "" : "s");
-    std::fflush(stdout);
+    out::print("woke {} waiter{}\n", woken, woken == 1 ? "" : "s");
     return exit_code::ok;
 }
 
@@ -83,9 +83,8 @@ int break_lock(redis::Connection& conn, const std::string& prefix, const std::st
     if (!(*reply)[1].str().empty())
         log::info("could not record history in {}: {}", keys.history, (*reply)[1].str());
     if (reply->size() == 2) {
-        fmt::print("{} is not held; nothing to release{}\n", name,
+        out::print("{} is not held; nothing to release{}\n", name,
                    semaphore_hint(conn, prefix, name));
-        std::fflush(stdout);
         return exit_code::nothing;
     }
     const int64_t now = wall_now_ms();
@@ -93,7 +92,7 @@ int break_lock(redis::Connection& conn, const std::string& prefix, const std::st
         const auto h = (*reply)[i];
         if (h.size() != 7)
             return unexpected_reply("force_release");
-        fmt::print("released {} ({}) held by {}\n", name, how_held(h[0].str()),
+        out::print("released {} ({}) held by {}\n", name, how_held(h[0].str()),
                    holder_text(h, 1, now));
     }
     return woke((*reply)[0].as_int());
@@ -120,12 +119,11 @@ int break_permits(redis::Connection& conn, const std::string& prefix, const std:
         log::info("could not record history in {}: {}", keys.history, (*reply)[1].str());
     if (reply->size() == 3) {
         if (permit.empty())
-            fmt::print("semaphore {} has no permit held; nothing to release\n", name);
+            out::print("semaphore {} has no permit held; nothing to release\n", name);
         else
-            fmt::print("semaphore {} has no permit {} (released, expired or never taken); nothing "
+            out::print("semaphore {} has no permit {} (released, expired or never taken); nothing "
                        "to release\n",
                        name, permit);
-        std::fflush(stdout);
         return exit_code::nothing;
     }
     const int64_t now = wall_now_ms();
@@ -133,7 +131,7 @@ int break_permits(redis::Connection& conn, const std::string& prefix, const std:
         const auto p = (*reply)[i];
         if (p.size() != 7)
             return unexpected_reply("sem_force_release");
-        fmt::print("released permit {} of {} held by {}\n", one_line(p[0].str()), name,
+        out::print("released permit {} of {} held by {}\n", one_line(p[0].str()), name,
                    holder_text(p, 1, now));
     }
     return woke((*reply)[0].as_int());

@@ -5,6 +5,7 @@
 #include "redis/history.hpp"
 #include "util/json.hpp"
 #include "util/log.hpp"
+#include "util/output.hpp"
 #include "util/table.hpp"
 
 #include <algorithm>
@@ -123,17 +124,16 @@ int history(const Connection& connection, const HistoryOptions& options) {
         std::string out;
         for (const auto& e : *entries)
             out += (out.empty() ? "[\n" : ",\n") + entry_json(e);
-        fmt::print("{}\n", out.empty() ? "[]" : out + "\n]");
+        out::print("{}\n", out.empty() ? "[]" : out + "\n]");
     } else if (entries->empty()) {
-        fmt::print("no history for {}\n", options.name);
+        out::print("no history for {}\n", options.name);
     } else {
         std::vector<std::vector<std::string>> rows{
             {"TIME", "EVENT", "HOST", "PID", "USER", "TOKEN", "DURATION", "EXIT", "DETAILS"}};
         for (const auto& e : *entries)
             rows.push_back(entry_row(e));
-        fmt::print("{}", format_table(rows));
+        out::print("{}", format_table(rows));
     }
-    std::fflush(stdout);
     return entries->empty() ? exit_code::nothing : exit_code::ok;
 }
 

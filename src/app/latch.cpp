@@ -4,6 +4,7 @@
 #include "redis/embedded_scripts.hpp"
 #include "redis/script_runner.hpp"
 #include "util/log.hpp"
+#include "util/output.hpp"
 #include "util/random.hpp"
 
 #include <algorithm>
@@ -228,17 +229,15 @@ int latch_status(const Connection& connection, const LatchStatusOptions& options
                   ttl_ms = (*reply)[3].as_int(), waiters = (*reply)[4].as_int();
     if (options.json) {
         // Names are restricted to [A-Za-z0-9._:/@+=-]: nothing to escape.
-        fmt::print("{{\"name\":\"{}\",\"exists\":{},\"count\":{},\"initial\":{},\"ttl_ms\":{},"
+        out::print("{{\"name\":\"{}\",\"exists\":{},\"count\":{},\"initial\":{},\"ttl_ms\":{},"
                    "\"waiters\":{}}}\n",
                    options.name, exists, count, initial, ttl_ms, waiters);
-        std::fflush(stdout);
         return exists ? exit_code::ok : no_such(options.name);
     }
     if (!exists)
         return no_such(options.name);
-    fmt::print("name     {}\ncount    {}\ninitial  {}\nttl      {}\nwaiters  {}\n", options.name,
+    out::print("name     {}\ncount    {}\ninitial  {}\nttl      {}\nwaiters  {}\n", options.name,
                count, initial, ttl_ms >= 0 ? format_duration(Millis(ttl_ms)) : "none", waiters);
-    std::fflush(stdout);
     return exit_code::ok;
 }
 

@@ -3,6 +3,7 @@
 #include "app/status_view.hpp"
 #include "redis/status_reader.hpp"
 #include "util/log.hpp"
+#include "util/output.hpp"
 
 #include <fmt/format.h>
 
@@ -17,8 +18,7 @@ int semaphore_status(const Connection& connection, const SemaphoreStatusOptions&
         log::error("{}", state.error().message);
         return state.error().exit_code;
     }
-    fmt::print("{}", options.json ? permits_json(*state) + "\n" : permits_table(*state));
-    std::fflush(stdout);
+    out::print("{}", options.json ? permits_json(*state) + "\n" : permits_table(*state));
     return state->permits.empty() ? exit_code::nothing : exit_code::ok;
 }
 

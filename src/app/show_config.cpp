@@ -3,8 +3,8 @@
 #include "config/keys.hpp"
 #include "redis/endpoint.hpp"
 #include "util/exit_codes.hpp"
+#include "util/output.hpp"
 
-#include <cstdio>
 #include <fmt/format.h>
 
 namespace dlock::app {
@@ -24,7 +24,10 @@ int show_config(const config::Settings& settings) {
     std::string out = "# dlock settings; precedence: command line > DLOCK_* environment > "
                       "user config > system config > default\n";
     for (const auto& source : settings.sources)
-        out += fmt::format("# config file {}{}\n", source.path, source.found ? "" : " (absent)");
+        out += fmt::format("# config file {}{}\n", source.path,
+                           !source.skipped.empty() ? " (skipped: " + source.skipped + ")"
+                           : source.found          ? ""
+                                                   : " (absent)");
     for (const auto& key : config::keys()) {
         const auto& setting = settings.get(key.name);
         if (!setting.is_set())
@@ -33,8 +36,8 @@ int show_config(const config::Settings& settings) {
             out += fmt::format("{:<15} = {:<30} # {}\n", key.name, shown_value(key, setting),
                                setting.origin);
     }
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    return std::fflush(stdout) == 0 ? exit_code::ok : exit_code::internal;
+    out::write(out);
+    return exit_code::ok;
 }
 
 } // namespace dlock::app

@@ -3,6 +3,7 @@
 #include "app/status_view.hpp"
 #include "redis/status_reader.hpp"
 #include "util/log.hpp"
+#include "util/output.hpp"
 
 #include <fmt/format.h>
 
@@ -29,8 +30,7 @@ int status(const Connection& connection, const StatusOptions& options) {
     }
     if (options.names_only) {
         for (const auto& name : names)
-            fmt::print("{}\n", name);
-        std::fflush(stdout);
+            out::print("{}\n", name);
         return names.empty() ? exit_code::nothing : exit_code::ok;
     }
 
@@ -38,12 +38,11 @@ int status(const Connection& connection, const StatusOptions& options) {
     if (!state)
         return report(state.error());
     if (options.json)
-        fmt::print("{}\n", status_json(*state));
+        out::print("{}\n", status_json(*state));
     else if (state->names.empty())
-        fmt::print("nothing under prefix {}\n", connection.prefix);
+        out::print("nothing under prefix {}\n", connection.prefix);
     else
-        fmt::print("{}", status_table(*state));
-    std::fflush(stdout);
+        out::print("{}", status_table(*state));
     for (const auto& name : state->names)
         if (name.in_use())
             return exit_code::ok;

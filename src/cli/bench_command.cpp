@@ -1,40 +1,83 @@
 #include "cli/bench_command.hpp"
 
+#include "cli/command_support.hpp"
+#include "cli/numbers.hpp"
 #include "lock/keys.hpp"
-#include "util/log.hpp"
 
 #include <fmt/format.h>
 
 namespace dlock::cli {
+namespace {
+
+constexpr const char* kBenchExitStatus = R"(
+Exit status:
+  0        measured; the figures were printed
+  64       usage error
+  69       Redis unreachable, or authentication failed
+  70       internal error (also: stdout could not be written)
+  75       the bench keys are in use: another bench is running)";
+
+} // namespace
 
 BenchCommand::BenchCommand(CLI::App& parent) {
     app_ = parent.add_subcommand(
         "bench", "Measure this Redis as dlock uses it: acquire+release rate, handover latency");
-    app_->add_option("--cycles", options_.cycles,
-                     "uncontended acquire+release cycles (default 2000)")
-        ->check(CLI::Range(1, 10'000'000));
-    app_->add_option("-k,--waiters", options_.waiters,
-                     "concurrent waiters per handover run, e.g. 8,32 (default 8,32)")
-        ->delimiter(',')
-        ->check(CLI::Range(1, 1000));
-    app_->add_option("--handovers", options_.handovers, "handover samples per run (default 1000)")
-        ->check(CLI::Range(1, 10'000'000));
-    app_->add_option("--name", options_.name,
-                     "lock name prefix for the bench keys (default dlock-bench)");
-    app_->add_flag("--json", options_.json, "print JSON instead of a table");
+    app_->add_option("--cycles", cycles_, "uncontended acquire+release cycles (default 2000)")
+        ->option_text("N");
+    app_->add_option("-k,--waiters", waiters_,
+                     "concurrent waiters per handover run, e.g. 8,32 (default 8,32; 1-1000 each)")
+        ->option_text("K,K...");
+    app_->add_option("--handovers", handovers_, "handover samples per run (default 1000)")
+        ->option_text("N");
+    app_->add_option("--name", name_, "lock name prefix for the bench keys (default dlock-bench)")
+        ->option_text("NAME");
+    app_->add_flag("--json", json_, "print JSON instead of a table");
+    app_->footer(kBenchExitStatus);
+}
+
+Result<app::BenchOptions> BenchCommand::options() const {
+    app::BenchOptions o;
+    o.name = name_;
+    o.json = json_;
+    auto cycles = parse_integer(cycles_, 1, 10'000'000, "--cycles");
+    if (!cycles)
+        return tl::unexpected(cycles.error());
+    o.cycles = static_cast<int>(*cycles);
+    auto handovers = parse_integer(handovers_, 1, 10'000'000, "--handovers");
+    if (!handovers)
+        return tl::unexpected(handovers.error());
+    o.handovers = static_cast<int>(*handovers);
+    o.waiters.clear();
+    for (const std::string_view list : waiters_) { // "-k 8,32", "-k 8 32" or "-k 8 -k 32"
+        for (size_t start = 0;;) {
+            const auto comma = list.find(',', start);
+            auto k = parse_integer(list.substr(start, comma - start), 1, 1000, "--waiters");
+            if (!k)
+                return tl::unexpected(k.error());
+            o.waiters.push_back(static_cast<int>(*k));
+            if (comma == std::string_view::npos)
+                break;
+            start = comma + 1;
+        }
+    }
+    if (auto name = lock::validate_name(o.name + "-handover-1000"); !name)
+        return usage_error(fmt::format("--name: {}", name.error().message));
+    return o;
+}
+
+Result<void> BenchCommand::check(const GlobalOptions& globals) const {
+    return globals.resolve().and_then(
+        [&](const app::Connection&) { return options().map([](const app::BenchOptions&) {}); });
 }
 
 int BenchCommand::execute(const GlobalOptions& globals) {
     auto connection = globals.resolve();
-    if (!connection) {
-        log::error("{}", connection.error().message);
-        return connection.error().exit_code;
-    }
-    if (auto name = lock::validate_name(options_.name + "-handover-1000"); !name) {
-        log::error("--name: {}", name.error().message);
-        return exit_code::usage;
-    }
-    return app::bench(*connection, options_);
+    if (!connection)
+        return report(connection.error());
+    auto bench_options = options();
+    if (!bench_options)
+        return report(bench_options.error());
+    return app::bench(*connection, *bench_options);
 }
 
 } // namespace dlock::cli

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 namespace dlock::cli {
 
@@ -14,10 +15,18 @@ class BenchCommand {
     explicit BenchCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
     int execute(const GlobalOptions& globals);
+    // What execute checks before it talks to Redis: the usage errors.
+    Result<void> check(const GlobalOptions& globals) const;
 
   private:
+    Result<app::BenchOptions> options() const;
+
     CLI::App* app_;
-    app::BenchOptions options_;
+    std::string cycles_ = "2000";
+    std::vector<std::string> waiters_{"8", "32"};
+    std::string handovers_ = "1000";
+    std::string name_ = "dlock-bench";
+    bool json_ = false;
 };
 
 } // namespace dlock::cli

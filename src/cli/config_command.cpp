@@ -10,7 +10,11 @@ ConfigCommand::ConfigCommand(CLI::App& parent) {
                   "environment, FILE:LINE, default); secrets are hidden");
     app_->footer("\nConfig files (key = value, # comments): $XDG_CONFIG_HOME/dlock/config or "
                  "~/.config/dlock/config\n(or $DLOCK_CONFIG), then /etc/dlock.conf (or "
-                 "$DLOCK_SYSTEM_CONFIG). See man dlock.");
+                 "$DLOCK_SYSTEM_CONFIG). See man dlock.\n\n"
+                 "Exit status:\n"
+                 "  0        the settings were shown\n"
+                 "  64       usage error (bad option, environment variable or config file)\n"
+                 "  70       internal error (also: stdout could not be written)");
 }
 
 int ConfigCommand::execute(const GlobalOptions& globals) {

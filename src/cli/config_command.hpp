@@ -12,6 +12,8 @@ class ConfigCommand {
     explicit ConfigCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
     int execute(const GlobalOptions& globals);
+    // Nothing to check: the settings were loaded (and checked) before.
+    Result<void> check(const GlobalOptions&) const { return {}; }
 
   private:
     CLI::App* app_;

@@ -2,30 +2,62 @@
 
 #include "config/keys.hpp"
 #include "lock/keys.hpp"
+#include "util/text.hpp"
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace dlock::cli {
 namespace {
 
+constexpr size_t kMaxPasswordFileSize = 64 * 1024;
+
+// The password in `path`. A directory, an empty file or one of only a newline is an error, not
+// "no password": the user meant to give one.
 Result<std::string> read_password_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in)
+    auto cannot_read = [&](std::string_view why) {
+        // A URL given by mistake may hold a password: not in the message.
         return usage_error(
-            fmt::format("cannot read password file {}: {}", path, std::strerror(errno)));
-    std::stringstream content;
-    content << in.rdbuf();
-    std::string password = content.str();
+            fmt::format("cannot read password file {}: {}", redact_credentials(path), why));
+    };
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return cannot_read(std::strerror(errno));
+    std::string password;
+    struct stat st {};
+    int error = ::fstat(fd, &st) == 0 ? 0 : errno;
+    if (error == 0 && S_ISDIR(st.st_mode))
+        error = EISDIR;
+    char buffer[4096];
+    while (error == 0) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            error = n == 0 ? 0 : errno;
+            break;
+        }
+        password.append(buffer, static_cast<size_t>(n));
+        if (password.size() > kMaxPasswordFileSize)
+            error = EFBIG; // /dev/zero, or a wrong file: not a password
+    }
+    ::close(fd);
+    if (error == EISDIR)
+        return cannot_read("is a directory");
+    if (error != 0)
+        return cannot_read(std::strerror(error));
     // One trailing newline (as `echo secret > file` writes) is not part of the password.
     if (password.ends_with('\n'))
         password.pop_back();
     if (password.ends_with('\r'))
         password.pop_back();
+    if (password.empty())
+        return cannot_read("is empty");
     return password;
 }
 
@@ -105,6 +137,10 @@ Result<void> GlobalOptions::load() {
         config::to_level(settings_.get("log-level").value).value_or(log::Level::warn),
         config::to_format(settings_.get("log-format").value).value_or(log::Format::text),
         config::to_bool(settings_.get("syslog").value).value_or(false)});
+    for (const auto& source : settings_.sources)
+        if (!source.skipped.empty())
+            log::info("skipped config file {}: {} (a system file this user cannot read)",
+                      source.path, source.skipped);
     return {};
 }
 

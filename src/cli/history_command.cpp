@@ -2,9 +2,8 @@
 
 #include "app/history.hpp"
 #include "cli/command_support.hpp"
-#include "util/text.hpp"
+#include "cli/numbers.hpp"
 
-#include <charconv>
 #include <fmt/format.h>
 
 namespace dlock::cli {
@@ -34,21 +33,31 @@ HistoryCommand::HistoryCommand(CLI::App& parent) {
     app_->footer(kHistoryExitStatus);
 }
 
+Result<app::Connection> HistoryCommand::connection(const GlobalOptions& globals,
+                                                   int64_t& count) const {
+    count = app::kDefaultHistoryCount;
+    if (count_option_->count() > 0) {
+        auto n = parse_integer(count_, 1, app::kMaxHistoryCount, "--count");
+        if (!n)
+            return tl::unexpected(n.error());
+        count = *n;
+    }
+    return connection_for(globals, {name_});
+}
+
+Result<void> HistoryCommand::check(const GlobalOptions& globals) const {
+    int64_t count = 0;
+    return connection(globals, count).map([](const app::Connection&) {});
+}
+
 int HistoryCommand::execute(const GlobalOptions& globals) {
     app::HistoryOptions options{name_, app::kDefaultHistoryCount, json_};
-    if (count_option_->count() > 0) {
-        auto [end, ec] =
-            std::from_chars(count_.data(), count_.data() + count_.size(), options.count);
-        if (ec != std::errc() || end != count_.data() + count_.size() || options.count < 1 ||
-            options.count > app::kMaxHistoryCount)
-            return report(Error{exit_code::usage,
-                                fmt::format("-n: COUNT must be a number from 1 to {}, not {}",
-                                            app::kMaxHistoryCount, quote(count_))});
-    }
-    auto connection = connection_for(globals, {name_});
-    if (!connection)
-        return report(connection.error());
-    return app::history(*connection, options);
+    int64_t count = 0;
+    auto ready = connection(globals, count);
+    if (!ready)
+        return report(ready.error());
+    options.count = static_cast<decltype(options.count)>(count);
+    return app::history(*ready, options);
 }
 
 } // namespace dlock::cli

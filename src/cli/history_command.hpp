@@ -13,8 +13,11 @@ class HistoryCommand {
     explicit HistoryCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
     int execute(const GlobalOptions& globals);
+    // What execute checks before it talks to Redis: the usage errors.
+    Result<void> check(const GlobalOptions& globals) const;
 
   private:
+    Result<app::Connection> connection(const GlobalOptions& globals, int64_t& count) const;
     CLI::App* app_;
     std::string name_;
     std::string count_;

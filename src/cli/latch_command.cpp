@@ -1,9 +1,11 @@
 #include "cli/latch_command.hpp"
 
 #include "app/latch.hpp"
+#include "cli/command_support.hpp"
+#include "cli/numbers.hpp"
 #include "lock/keys.hpp"
 #include "util/duration.hpp"
-#include "util/log.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
@@ -19,11 +21,6 @@ Exit status:
   70       internal error
   75       wait timed out (change with -E))";
 
-int usage(const std::string& message) {
-    log::error("{}", message);
-    return exit_code::usage;
-}
-
 } // namespace
 
 LatchCommand::LatchCommand(CLI::App& parent) {
@@ -34,21 +31,28 @@ LatchCommand::LatchCommand(CLI::App& parent) {
     create_ = app_->add_subcommand(
         "create", "Create latch NAME at COUNT; with the same COUNT again, only refresh its TTL");
     create_->add_option("NAME", name_, "latch name")->required();
-    create_->add_option("COUNT", count_, "initial count (1 to 1000000000)")->required();
-    create_->add_option("--ttl", ttl_, "lifetime of the latch, refreshed by create (default 24h)");
+    create_
+        ->add_option("COUNT", count_, "initial count (1 to 1000000000)")
+
+        ->required();
+    create_->add_option("--ttl", ttl_, "lifetime of the latch, refreshed by create (default 24h)")
+        ->option_text("DURATION");
 
     count_down_ = app_->add_subcommand("count-down", "Count latch NAME down by N (default 1)");
     count_down_->add_option("NAME", name_, "latch name")->required();
-    count_down_->add_option("N", count_, "how much to count down (default 1)");
+    count_down_n_ = count_down_->add_option("N", count_, "how much to count down (default 1)");
 
     wait_ = app_->add_subcommand("wait", "Wait until latch NAME reaches zero");
     wait_->add_option("NAME", name_, "latch name")->required();
-    wait_->add_option("-w,--wait", wait_for_,
-                      "give up after DURATION (default: until zero or the latch expires)");
+    wait_for_option_ =
+        wait_
+            ->add_option("-w,--wait", wait_for_,
+                         "give up after DURATION (default: until zero or the latch expires)")
+            ->option_text("DURATION");
     wait_
         ->add_option("-E,--timeout-exit-code", timeout_exit_code_,
                      "exit status on timeout (default 75; 0-255)")
-        ->check(CLI::Range(0, 255));
+        ->option_text("N");
 
     status_ = app_->add_subcommand("status", "Show latch NAME: count, initial, TTL, waiters");
     status_->add_option("NAME", name_, "latch name")->required();
@@ -57,53 +61,65 @@ LatchCommand::LatchCommand(CLI::App& parent) {
         sub->footer(kLatchExitStatus);
 }
 
-int LatchCommand::execute(const GlobalOptions& globals) {
+Result<LatchCommand::Plan> LatchCommand::plan(const GlobalOptions& globals) const {
     // Everything is validated before connecting: bad input writes nothing to Redis.
     if (auto name = lock::validate_name(name_); !name)
-        return usage(name.error().message);
+        return tl::unexpected(name.error());
 
-    app::LatchCreateOptions create{name_};
-    app::LatchCountDownOptions count_down{name_};
-    app::LatchWaitOptions wait{name_, std::nullopt, timeout_exit_code_};
+    Plan p{{}, {name_}, {name_}, {name_, std::nullopt, exit_code::busy}};
     if (create_->parsed()) {
         auto count = app::parse_latch_count(count_, "COUNT");
         if (!count)
-            return usage(count.error().message);
-        create.count = *count;
+            return tl::unexpected(count.error());
+        p.create.count = *count;
         auto ttl = parse_duration(ttl_);
         if (!ttl)
-            return usage("--ttl: " + ttl.error().message);
+            return usage_error("--ttl: " + ttl.error().message);
         if (*ttl < Millis(1000) || *ttl > app::kMaxLatchTtl)
-            return usage(fmt::format("--ttl must be from 1s to 365d, not {}", ttl_));
-        create.ttl = *ttl;
+            return usage_error(fmt::format("--ttl must be from 1s to 365d, not {}", quote(ttl_)));
+        p.create.ttl = *ttl;
     } else if (count_down_->parsed()) {
-        if (!count_.empty()) {
+        if (count_down_n_->count() > 0) {
             auto n = app::parse_latch_count(count_, "N");
             if (!n)
-                return usage(n.error().message);
-            count_down.n = *n;
+                return tl::unexpected(n.error());
+            p.count_down.n = *n;
         }
     } else if (wait_->parsed()) {
-        if (!wait_for_.empty()) {
+        if (wait_for_option_->count() > 0) { // -w '' is an error, not "no limit"
             auto limit = parse_wait_duration(wait_for_);
             if (!limit)
-                return usage("--wait: " + limit.error().message);
-            wait.wait = *limit;
+                return usage_error("--wait: " + limit.error().message);
+            p.wait.wait = *limit;
         }
+        auto code = parse_exit_status(timeout_exit_code_, "--timeout-exit-code");
+        if (!code)
+            return tl::unexpected(code.error());
+        p.wait.timeout_exit_code = *code;
     }
 
     auto connection = globals.resolve();
-    if (!connection) {
-        log::error("{}", connection.error().message);
-        return connection.error().exit_code;
-    }
+    if (!connection)
+        return tl::unexpected(connection.error());
+    p.connection = std::move(*connection);
+    return p;
+}
+
+Result<void> LatchCommand::check(const GlobalOptions& globals) const {
+    return plan(globals).map([](const Plan&) {});
+}
+
+int LatchCommand::execute(const GlobalOptions& globals) {
+    auto p = plan(globals);
+    if (!p)
+        return report(p.error());
     if (create_->parsed())
-        return app::latch_create(*connection, create);
+        return app::latch_create(p->connection, p->create);
     if (count_down_->parsed())
-        return app::latch_count_down(*connection, count_down);
+        return app::latch_count_down(p->connection, p->count_down);
     if (wait_->parsed())
-        return app::latch_wait(*connection, wait);
-    return app::latch_status(*connection, {name_, json_});
+        return app::latch_wait(p->connection, p->wait);
+    return app::latch_status(p->connection, {name_, json_});
 }
 
 } // namespace dlock::cli

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/latch.hpp"
 #include "cli/global_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -16,18 +17,31 @@ class LatchCommand {
     explicit LatchCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
     int execute(const GlobalOptions& globals);
+    // What execute checks before it talks to Redis: the usage errors.
+    Result<void> check(const GlobalOptions& globals) const;
 
   private:
+    // The parsed subcommand's options, checked.
+    struct Plan {
+        app::Connection connection;
+        app::LatchCreateOptions create;
+        app::LatchCountDownOptions count_down;
+        app::LatchWaitOptions wait;
+    };
+    Result<Plan> plan(const GlobalOptions& globals) const;
+
     CLI::App* app_;
     CLI::App* create_;
     CLI::App* count_down_;
     CLI::App* wait_;
     CLI::App* status_;
+    CLI::Option* count_down_n_ = nullptr;
+    CLI::Option* wait_for_option_ = nullptr;
     std::string name_;
-    std::string count_;       // create COUNT, count-down N
-    std::string ttl_ = "24h"; // create --ttl
-    std::string wait_for_;    // wait -w; empty: no limit
-    int timeout_exit_code_ = exit_code::busy;
+    std::string count_;                    // create COUNT, count-down N
+    std::string ttl_ = "24h";              // create --ttl
+    std::string wait_for_;                 // wait -w; not given: no limit
+    std::string timeout_exit_code_ = "75"; // wait -E
     bool json_ = false;
 };
 

@@ -1,49 +1,65 @@
 #include "cli/main.hpp"
 
-#include "cli/parser.hpp"
+#include "cli/command_line.hpp"
 #include "util/log.hpp"
+#include "util/output.hpp"
+#include "util/text.hpp"
 
 #include <csignal>
-#include <cstring>
-#include <memory>
+#include <exception>
+#include <new>
 #include <string>
-#include <string_view>
+#include <unistd.h>
 #include <vector>
 
 namespace dlock::cli {
+namespace {
+
+// Last resort for an exception that escaped a thread or a noexcept function: one line and exit
+// 70, not "terminate called..." and a core dump. The logger may be what failed (or be locked by
+// the thread that did), so this writes to stderr itself.
+[[noreturn]] void on_terminate() {
+    std::string what = "unknown error";
+    try {
+        if (auto current = std::current_exception())
+            std::rethrow_exception(current);
+    } catch (const std::bad_alloc&) {
+        what = "out of memory";
+    } catch (const std::exception& e) {
+        what = e.what();
+    } catch (...) {
+    }
+    const std::string line = "dlock: internal error: " + one_line(what) + "\n";
+    (void)!::write(STDERR_FILENO, line.data(), line.size());
+    _exit(exit_code::internal);
+}
+
+int run(int argc, char** argv) {
+    CommandLine line(std::vector<std::string>(argv + 1, argv + argc));
+    if (auto stop = line.prepare())
+        return out::finish(*stop);
+    return out::finish(line.execute());
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
     // hiredis writes to its socket with write(2): a dropped connection must be an error
-    // reply, not a fatal SIGPIPE. The command gets SIGPIPE back to default before exec.
+    // reply, not a fatal SIGPIPE. The command gets SIGPIPE back to default before exec. For
+    // stdout, util/output turns EPIPE back into SIGPIPE's quiet end.
     std::signal(SIGPIPE, SIG_IGN);
-
-    // Everything after the first "--" is the command, verbatim; CLI11 sees what precedes it.
-    std::vector<std::string> args, command;
-    bool in_command = false;
-    for (int i = 1; i < argc; ++i) {
-        if (!in_command && std::strcmp(argv[i], "--") == 0)
-            in_command = true;
-        else
-            (in_command ? command : args).emplace_back(argv[i]);
+    std::set_terminate(on_terminate);
+    // No path ends in an uncaught exception: whatever escapes is one line and exit 70.
+    try {
+        return run(argc, argv);
+    } catch (const std::bad_alloc&) {
+        log::error("internal error: out of memory");
+    } catch (const std::exception& e) {
+        log::error("internal error: {}", e.what());
+    } catch (...) {
+        log::error("internal error: unknown exception");
     }
-
-    // Only the subcommand named is built when that parses; anything else (help and version
-    // too) gets the full parser, so what is printed is about the whole command line.
-    const std::string_view only = named_subcommand(args);
-    auto parser = std::make_unique<Parser>(only);
-    auto stop = parser->parse(args, !only.empty());
-    if (stop && !only.empty()) {
-        parser = std::make_unique<Parser>();
-        stop = parser->parse(args);
-    }
-    if (stop)
-        return *stop;
-    if (auto loaded = parser->globals().load(); !loaded) {
-        log::error("{}", loaded.error().message);
-        return loaded.error().exit_code;
-    }
-    Subcommand* subcommand = parser->parsed();
-    return subcommand ? subcommand->execute(parser->globals(), command) : exit_code::usage;
+    return exit_code::internal;
 }
 
 } // namespace dlock::cli

@@ -4,14 +4,17 @@
 #include "cli/config_command.hpp"
 #include "cli/history_command.hpp"
 #include "cli/latch_command.hpp"
+#include "cli/parse_errors.hpp"
 #include "cli/release_command.hpp"
 #include "cli/run_command.hpp"
 #include "cli/sem_command.hpp"
 #include "cli/status_command.hpp"
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
+#include "util/output.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace dlock::cli {
 namespace {
@@ -23,10 +26,16 @@ Exit status:
   76       lease lost while the command ran; the command was stopped
   64       usage error (bad option, name, duration, URL or config file); nothing was changed in Redis
   69       Redis unreachable, or authentication failed
-  70       internal error
+  70       internal error, or stdout could not be written (a closed pipe ends dlock by SIGPIPE)
   126      command found but not executable
   127      command not found
   1        status: nothing held; history: none; release --force: the lock was not held)";
+
+Result<void> no_command(const std::vector<std::string>& command) {
+    if (!command.empty())
+        return usage_error("unexpected '--' (only run takes a command)");
+    return {};
+}
 
 template <typename Command>
 class Adapter final : public Subcommand {
@@ -37,12 +46,22 @@ class Adapter final : public Subcommand {
         if constexpr (requires { command_.execute(globals, command); }) {
             return command_.execute(globals, command);
         } else {
-            if (!command.empty()) {
-                log::error("unexpected '--' (only run takes a command)");
-                return exit_code::usage;
+            if (auto none = no_command(command); !none) {
+                log::error("{}", none.error().message);
+                return none.error().exit_code;
             }
             return command_.execute(globals);
         }
+    }
+    Result<void> check(const GlobalOptions& globals,
+                       const std::vector<std::string>& command) const override {
+        if constexpr (requires { command_.check(globals, command); })
+            return command_.check(globals, command);
+        else if constexpr (requires { command_.check(globals); })
+            return no_command(command).and_then([&] { return command_.check(globals); });
+        else // a command without its own checks: at least the global options
+            return no_command(command).and_then(
+                [&] { return globals.resolve().map([](const app::Connection&) {}); });
     }
 
   private:
@@ -67,10 +86,21 @@ constexpr Entry kSubcommands[] = {
     {"sem", add<SemCommand>},         {"config", add<ConfigCommand>},
 };
 
+// Help shows a positional as its name ("NAME", "COUNT"), not CLI11's "NAME TEXT".
+void without_type_names(CLI::App& app) {
+    for (auto* option : app.get_options({}))
+        if (option->get_positional())
+            option->type_name("");
+    for (auto* sub : app.get_subcommands({}))
+        without_type_names(*sub);
+}
+
 } // namespace
 
 Parser::Parser(std::string_view only)
     : app_("dlock: distributed locks on Redis for shell scripts and cron jobs", "dlock") {
+    // Flags take no value: CLI11 would convert "--verbose=N" with std::stoll, which throws.
+    app_.option_defaults()->disable_flag_override();
     app_.set_version_flag("--version", std::string("dlock ") + DLOCK_VERSION);
     app_.footer(kExitStatus);
     app_.require_subcommand(1);
@@ -78,9 +108,11 @@ Parser::Parser(std::string_view only)
     for (const auto& entry : kSubcommands)
         if (only.empty() || only == entry.name)
             subcommands_.push_back(entry.add(app_));
+    without_type_names(app_);
 }
 
 std::optional<int> Parser::parse(std::vector<std::string> args, bool quiet) {
+    const std::vector<std::string> given = args;
     std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
     try {
         app_.parse(args);
@@ -88,10 +120,14 @@ std::optional<int> Parser::parse(std::vector<std::string> args, bool quiet) {
     } catch (const CLI::ParseError& e) {
         if (quiet)
             return e.get_exit_code() == 0 ? 0 : exit_code::usage;
-        if (e.get_exit_code() == 0)
-            return app_.exit(e);
+        if (e.get_exit_code() == 0) { // help or version, through dlock's checked output
+            std::ostringstream help, unused;
+            const int status = app_.exit(e, help, unused);
+            out::write(help.str());
+            return status;
+        }
         log::setup(0);
-        log::error("{} (see dlock --help)", e.what());
+        log::error("{}", describe_parse_error(e, app_, given));
         return exit_code::usage;
     }
 }
@@ -101,6 +137,10 @@ Subcommand* Parser::parsed() const {
         if (subcommand->app()->parsed())
             return subcommand.get();
     return nullptr;
+}
+
+const char* exit_status_help() {
+    return kExitStatus;
 }
 
 std::string_view named_subcommand(const std::vector<std::string>& args) {

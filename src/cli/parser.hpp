@@ -18,6 +18,10 @@ class Subcommand {
     virtual CLI::App* app() const = 0;
     // `command` is what followed "--"; only `run` and `sem run` take one.
     virtual int execute(const GlobalOptions& globals, const std::vector<std::string>& command) = 0;
+    // Everything execute checks before it talks to Redis (bad input is a usage error there,
+    // and nothing was sent); for tests of the parser that must not touch any Redis.
+    virtual Result<void> check(const GlobalOptions& globals,
+                               const std::vector<std::string>& command) const = 0;
 };
 
 // The CLI11 parser of the whole command line: global options and the subcommands.
@@ -29,12 +33,15 @@ class Parser {
     Parser& operator=(const Parser&) = delete;
 
     // nullopt when parsed; otherwise the exit status after help or version went to stdout
-    // (0), or of a usage error, reported on stderr. `quiet` prints nothing, not even help.
+    // (0), or of a usage error, reported on stderr in dlock's words (see parse_errors.hpp).
+    // `quiet` prints nothing, not even help.
     std::optional<int> parse(std::vector<std::string> args, bool quiet = false);
     const GlobalOptions& globals() const { return globals_; }
     GlobalOptions& globals() { return globals_; }
     // The subcommand parsed, or nullptr.
     Subcommand* parsed() const;
+    // CLI11's tree of options and subcommands (the parser's fuzz test walks it).
+    const CLI::App& app() const { return app_; }
 
   private:
     CLI::App app_;
@@ -47,5 +54,8 @@ class Parser {
 // page faults of its start-up (docs/BENCHMARKS.md). When the arguments mean something else
 // (e.g. "run" was an option's value), that parser fails and the full one decides.
 std::string_view named_subcommand(const std::vector<std::string>& args);
+
+// The exit statuses of dlock (and of run), as `dlock --help` and `dlock run --help` show them.
+const char* exit_status_help();
 
 } // namespace dlock::cli

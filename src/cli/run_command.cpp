@@ -1,5 +1,7 @@
 #include "cli/run_command.hpp"
 
+#include "cli/numbers.hpp"
+#include "cli/parser.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
 #include "lock/lease_clock.hpp"
@@ -8,7 +10,6 @@
 #include "util/text.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <fmt/format.h>
 #include <optional>
 
@@ -18,14 +19,6 @@ namespace {
 constexpr Millis kMinTtl{1000};
 constexpr Millis kMaxTtl{24 * 3600 * 1000};
 constexpr int64_t kMaxPermits = 1'000'000;
-
-std::optional<int> parse_exit_code(std::string_view text) {
-    int value = -1;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > 255)
-        return std::nullopt;
-    return value;
-}
 
 // Every name validated; a name given twice is taken once (the names are a set: `run a a` is
 // `run a`), in the order of first appearance.
@@ -42,16 +35,6 @@ Result<std::vector<std::string>> distinct_names(const std::vector<std::string>& 
     return names;
 }
 
-// -p N: 1 to kMaxPermits, digits only.
-Result<int64_t> parse_permits(std::string_view text) {
-    int64_t value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > kMaxPermits)
-        return usage_error(
-            fmt::format("--permits {}: must be a number from 1 to {}", quote(text), kMaxPermits));
-    return value;
-}
-
 template <typename T>
 Result<T> for_option(std::string_view option, Result<T> r) {
     if (!r)
@@ -65,25 +48,34 @@ RunCommand::RunCommand(CLI::App& parent, Target target) {
     semaphore_ = target == Target::semaphore;
     const bool semaphore = semaphore_;
     usage_ = semaphore ? "sem run" : "run";
+    // What is obtained: a lock, or under `sem run` one of the N permits.
+    const char* lock = semaphore ? "a permit" : "the lock";
     const std::string what = semaphore ? "[options] -p N NAME" : "[options] NAME...";
     app_ =
         parent.add_subcommand("run", semaphore ? "Run a command while holding one of N permits"
                                                : "Run a command while holding a lock (or several)");
     app_->footer(fmt::format("\nUsage:\n  dlock [global options] {} {} -- COMMAND [ARG...]\n"
-                             "  dlock [global options] {} {} -c 'shell command'{}",
+                             "  dlock [global options] {} {} -c 'shell command'{}{}",
                              usage_, what, usage_, what,
                              semaphore ? ""
                                        : "\nSeveral names are taken all or none, in a fixed "
-                                         "order (no deadlock)."));
-    app_->add_option("NAME", names_,
-                     semaphore ? "semaphore name: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = -"
-                               : "lock names: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = - each")
-        ->required();
+                                         "order (no deadlock).",
+                             semaphore ? "" : fmt::format("\n{}", exit_status_help())));
+    if (semaphore) // one NAME: a second one is an unexpected argument
+        app_->add_option("NAME", semaphore_name_,
+                         "semaphore name: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = -")
+            ->required();
+    else
+        app_->add_option("NAME", names_,
+                         "lock names: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = - each")
+            ->required();
     auto no_wait = app_->add_flag("-n,--no-wait", no_wait_,
-                                  "give up at once if the lock is held (the default)");
+                                  semaphore ? "give up at once if no permit is free (the default)"
+                                            : "give up at once if the lock is held (the default)");
     wait_option_ =
-        app_->add_option("-w,--wait", wait_,
-                         "wait up to DURATION for the lock ('forever' waits without limit)")
+        app_->add_option(
+                "-w,--wait", wait_,
+                fmt::format("wait up to DURATION for {} ('forever' waits without limit)", lock))
             ->option_text("DURATION")
             ->excludes(no_wait);
     if (semaphore) {
@@ -98,7 +90,8 @@ RunCommand::RunCommand(CLI::App& parent, Target target) {
             ->excludes(shared);
     }
     app_->add_option("-E,--conflict-exit-code", conflict_exit_code_,
-                     "exit status when the lock was not obtained (default 75)")
+                     semaphore ? "exit status when no permit was obtained (default 75)"
+                               : "exit status when the lock was not obtained (default 75)")
         ->option_text("N");
     app_->add_option("--ttl", ttl_, "lease length, renewed every TTL/3 (default 30s)")
         ->option_text("DURATION");
@@ -124,9 +117,7 @@ RunCommand::RunCommand(CLI::App& parent, Target target) {
 
 Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& command) const {
     app::RunOptions o;
-    if (semaphore_ && names_.size() != 1)
-        return usage_error(fmt::format("{} takes exactly one NAME before '--'", usage_));
-    auto names = distinct_names(names_);
+    auto names = distinct_names(semaphore_ ? std::vector{semaphore_name_} : names_);
     if (!names)
         return tl::unexpected(names.error());
     o.names = std::move(*names);
@@ -152,10 +143,9 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
             return tl::unexpected(wait.error());
         o.wait = *wait;
     }
-    auto code = parse_exit_code(conflict_exit_code_);
+    auto code = parse_exit_status(conflict_exit_code_, "--conflict-exit-code");
     if (!code)
-        return usage_error(fmt::format("--conflict-exit-code {}: must be a number from 0 to 255",
-                                       quote(conflict_exit_code_)));
+        return tl::unexpected(code.error());
     o.conflict_exit_code = *code;
 
     auto ttl = for_option("--ttl", parse_duration(ttl_));
@@ -187,7 +177,7 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
     o.lost_signal = *signal;
     o.shared = shared_;
     if (semaphore_) {
-        auto permits = parse_permits(permits_);
+        auto permits = parse_integer(permits_, 1, kMaxPermits, "--permits");
         if (!permits)
             return tl::unexpected(permits.error());
         o.permits = *permits;
@@ -206,17 +196,29 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
     return o;
 }
 
-int RunCommand::execute(const GlobalOptions& globals, const std::vector<std::string>& command) {
+Result<RunCommand::Plan> RunCommand::plan(const GlobalOptions& globals,
+                                          const std::vector<std::string>& command) const {
     auto connection = globals.resolve();
+    if (!connection)
+        return tl::unexpected(connection.error());
     auto run_options = options(command);
-    for (auto* failed : {connection ? nullptr : &connection.error(),
-                         run_options ? nullptr : &run_options.error()}) {
-        if (failed) {
-            log::error("{}", failed->message);
-            return failed->exit_code;
-        }
+    if (!run_options)
+        return tl::unexpected(run_options.error());
+    return Plan{std::move(*connection), std::move(*run_options)};
+}
+
+Result<void> RunCommand::check(const GlobalOptions& globals,
+                               const std::vector<std::string>& command) const {
+    return plan(globals, command).map([](const Plan&) {});
+}
+
+int RunCommand::execute(const GlobalOptions& globals, const std::vector<std::string>& command) {
+    auto ready = plan(globals, command);
+    if (!ready) {
+        log::error("{}", ready.error().message);
+        return ready.error().exit_code;
     }
-    return app::run(*connection, *run_options);
+    return app::run(ready->connection, ready->options);
 }
 
 } // namespace dlock::cli

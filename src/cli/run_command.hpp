@@ -18,12 +18,20 @@ class RunCommand {
     CLI::App* app() const { return app_; }
     // `command` is everything after "--" on the command line.
     int execute(const GlobalOptions& globals, const std::vector<std::string>& command);
+    // What execute checks before it talks to Redis: the usage errors.
+    Result<void> check(const GlobalOptions& globals, const std::vector<std::string>& command) const;
 
   private:
+    struct Plan {
+        app::Connection connection;
+        app::RunOptions options;
+    };
+    Result<Plan> plan(const GlobalOptions& globals, const std::vector<std::string>& command) const;
     Result<app::RunOptions> options(const std::vector<std::string>& command) const;
 
     CLI::App* app_;
-    std::vector<std::string> names_;
+    std::vector<std::string> names_; // run
+    std::string semaphore_name_;     // sem run
     bool no_wait_ = false;
     std::string wait_;
     std::string conflict_exit_code_ = "75";

@@ -27,10 +27,20 @@ CLI::App& add_sem(CLI::App& parent) {
 
 SemCommand::SemCommand(CLI::App& parent)
     : app_(&add_sem(parent)), run_(*app_, RunCommand::Target::semaphore) {
+    run_.app()->footer(run_.app()->get_footer() + "\n" + kSemExitStatus);
     status_ = app_->add_subcommand("status", "Show semaphore NAME: limit, holders, waiters");
     status_->add_option("NAME", name_, "semaphore name")->required();
     status_->add_flag("--json", json_, "print JSON instead of a table");
     status_->footer(kSemExitStatus);
+}
+
+Result<void> SemCommand::check(const GlobalOptions& globals,
+                               const std::vector<std::string>& command) const {
+    if (runs_command())
+        return run_.check(globals, command);
+    if (!command.empty())
+        return usage_error("unexpected '--' (only sem run takes a command)");
+    return connection_for(globals, {name_}).map([](const app::Connection&) {});
 }
 
 int SemCommand::execute(const GlobalOptions& globals, const std::vector<std::string>& command) {

@@ -18,6 +18,8 @@ class SemCommand {
     bool runs_command() const { return run_.app()->parsed(); }
     // `command` is everything after "--" on the command line (only `sem run` takes one).
     int execute(const GlobalOptions& globals, const std::vector<std::string>& command);
+    // What execute checks before it talks to Redis: the usage errors.
+    Result<void> check(const GlobalOptions& globals, const std::vector<std::string>& command) const;
 
   private:
     CLI::App* app_;

@@ -27,13 +27,21 @@ StatusCommand::StatusCommand(CLI::App& parent) {
     app_->footer(kStatusExitStatus);
 }
 
-int StatusCommand::execute(const GlobalOptions& globals) {
+Result<app::Connection> StatusCommand::connection(const GlobalOptions& globals) const {
     if (names_only_ && !names_.empty())
-        return report(Error{exit_code::usage, "--names lists every name in use; it takes no NAME"});
-    auto connection = connection_for(globals, names_);
-    if (!connection)
-        return report(connection.error());
-    return app::status(*connection, {names_, json_, names_only_});
+        return usage_error("--names lists every name in use; it takes no NAME");
+    return connection_for(globals, names_);
+}
+
+Result<void> StatusCommand::check(const GlobalOptions& globals) const {
+    return connection(globals).map([](const app::Connection&) {});
+}
+
+int StatusCommand::execute(const GlobalOptions& globals) {
+    auto ready = connection(globals);
+    if (!ready)
+        return report(ready.error());
+    return app::status(*ready, {names_, json_, names_only_});
 }
 
 } // namespace dlock::cli

@@ -14,8 +14,11 @@ class StatusCommand {
     explicit StatusCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
     int execute(const GlobalOptions& globals);
+    // What execute checks before it talks to Redis: the usage errors.
+    Result<void> check(const GlobalOptions& globals) const;
 
   private:
+    Result<app::Connection> connection(const GlobalOptions& globals) const;
     CLI::App* app_;
     std::vector<std::string> names_;
     bool json_ = false;

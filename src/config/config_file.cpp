@@ -85,11 +85,17 @@ Result<File> parse_file(std::string_view text, std::string path, bool private_fi
     return file;
 }
 
-Result<std::optional<File>> load_file(const std::string& path) {
+Result<std::optional<File>> load_file(const std::string& path, int* error_number) {
+    int ignored = 0;
+    int& error = error_number ? *error_number : ignored;
+    error = 0;
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT)
+    if (fd < 0 && errno == ENOENT) {
+        error = ENOENT;
         return std::nullopt;
+    }
     auto cannot_read = [&] {
+        error = errno;
         return usage_error(
             fmt::format("cannot read config file {}: {}", path, std::strerror(errno)));
     };

@@ -31,7 +31,8 @@ struct File {
 Result<File> parse_file(std::string_view text, std::string path, bool private_file);
 
 // Reads and parses `path`; std::nullopt when it does not exist. A file that exists but cannot
-// be read is an error: quietly ignoring it could send dlock to the wrong Redis.
-Result<std::optional<File>> load_file(const std::string& path);
+// be read is an error: quietly ignoring it could send dlock to the wrong Redis. When it could not
+// be opened or read, `*error_number` is set to the errno (0 otherwise; ENOENT when absent).
+Result<std::optional<File>> load_file(const std::string& path, int* error_number = nullptr);
 
 } // namespace dlock::config

@@ -2,6 +2,8 @@
 
 #include "config/keys.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
 #include <limits>
 
@@ -94,27 +96,42 @@ const Setting& Settings::get(std::string_view key) const {
     return values_.at(index_of(key));
 }
 
-std::vector<std::string> config_paths(const Getenv& getenv) {
-    std::vector<std::string> paths;
+std::vector<ConfigPath> config_paths(const Getenv& getenv, std::string_view system_default) {
+    // A relative XDG_CONFIG_HOME is ignored, as XDG says.
+    std::vector<ConfigPath> paths;
     if (auto user = env_value(getenv, "DLOCK_CONFIG"); !user.empty())
-        paths.emplace_back(user);
+        paths.push_back({std::string(user), "DLOCK_CONFIG"});
     else if (auto xdg = env_value(getenv, "XDG_CONFIG_HOME"); xdg.starts_with('/'))
-        paths.push_back(fmt::format("{}/dlock/config", xdg)); // relative: ignored, as XDG says
+        paths.push_back({fmt::format("{}/dlock/config", xdg), "", false});
     else if (auto home = env_value(getenv, "HOME"); !home.empty())
-        paths.push_back(fmt::format("{}/.config/dlock/config", home));
-    auto system = env_value(getenv, "DLOCK_SYSTEM_CONFIG");
-    paths.emplace_back(system.empty() ? std::string_view("/etc/dlock.conf") : system);
+        paths.push_back({fmt::format("{}/.config/dlock/config", home), "", false});
+    if (auto system = env_value(getenv, "DLOCK_SYSTEM_CONFIG"); !system.empty())
+        paths.push_back({std::string(system), "DLOCK_SYSTEM_CONFIG", true});
+    else
+        paths.push_back({std::string(system_default), "", true});
     return paths;
 }
 
-Result<Settings> load(const std::vector<FlagValue>& flags, const Getenv& getenv) {
+Result<Settings> load(const std::vector<FlagValue>& flags, const Getenv& getenv,
+                      std::string_view system_default) {
     std::vector<File> files;
     std::vector<Settings::Source> sources;
-    for (const auto& path : config_paths(getenv)) {
-        auto file = load_file(path);
-        if (!file)
+    for (const auto& where : config_paths(getenv, system_default)) {
+        int error = 0;
+        auto file = load_file(where.path, &error);
+        if (file && !*file && !where.named_by.empty()) // told to read it, and it is not there
+            return usage_error(fmt::format("{}: cannot read config file {}: {}", where.named_by,
+                                           where.path, std::strerror(ENOENT)));
+        if (!file && error == EACCES && where.system && where.named_by.empty()) {
+            sources.push_back({where.path, false, std::strerror(EACCES)});
+            continue;
+        }
+        if (!file) {
+            if (!where.named_by.empty() && error != 0) // not a parse error: that names the line
+                file.error().message = fmt::format("{}: {}", where.named_by, file.error().message);
             return tl::unexpected(file.error());
-        sources.push_back({path, file->has_value()});
+        }
+        sources.push_back({where.path, file->has_value(), ""});
         if (*file)
             files.push_back(std::move(**file));
     }

@@ -28,10 +28,24 @@ struct FlagValue {
 
 using Getenv = std::function<const char*(const char*)>;
 
+inline constexpr std::string_view kSystemConfigPath = "/etc/dlock.conf";
+
+// Where a config file is looked for.
+struct ConfigPath {
+    std::string path;
+    // The variable that named it ("DLOCK_CONFIG", "DLOCK_SYSTEM_CONFIG"), or "" for a default
+    // place. A file named explicitly must exist and be readable.
+    std::string named_by;
+    bool system = false;
+
+    bool operator==(const ConfigPath&) const = default;
+};
+
 // The config files, highest precedence first: the user's ($DLOCK_CONFIG, else
 // $XDG_CONFIG_HOME/dlock/config, else ~/.config/dlock/config; none without a home) and the
-// system's ($DLOCK_SYSTEM_CONFIG, else /etc/dlock.conf).
-std::vector<std::string> config_paths(const Getenv& getenv);
+// system's ($DLOCK_SYSTEM_CONFIG, else `system_default`).
+std::vector<ConfigPath> config_paths(const Getenv& getenv,
+                                     std::string_view system_default = kSystemConfigPath);
 
 class Settings {
   public:
@@ -49,6 +63,10 @@ class Settings {
     struct Source {
         std::string path;
         bool found = false;
+        // Why a file that exists was not read ("Permission denied"), or "". Only the system
+        // file at its default place is skipped so: a 0600 /etc/dlock.conf holding a password
+        // is for root's jobs, and other users go on without it.
+        std::string skipped;
     };
     std::vector<Source> sources;
 
@@ -56,7 +74,9 @@ class Settings {
     std::vector<Setting> values_; // in the order of keys()
 };
 
-// Reads the config files of config_paths() and resolves.
-Result<Settings> load(const std::vector<FlagValue>& flags, const Getenv& getenv);
+// Reads the config files of config_paths() and resolves. A file named by DLOCK_CONFIG or
+// DLOCK_SYSTEM_CONFIG that is absent or unreadable is a usage error naming the variable.
+Result<Settings> load(const std::vector<FlagValue>& flags, const Getenv& getenv,
+                      std::string_view system_default = kSystemConfigPath);
 
 } // namespace dlock::config

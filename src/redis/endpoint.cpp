@@ -51,11 +51,7 @@ std::string Endpoint::display() const {
 }
 
 std::string redact_url(std::string_view url) {
-    auto at = url.rfind('@');
-    auto scheme = url.find("://");
-    if (at == std::string_view::npos || scheme == std::string_view::npos || at < scheme)
-        return std::string(url);
-    return fmt::format("{}://***@{}", url.substr(0, scheme), url.substr(at + 1));
+    return redact_credentials(url);
 }
 
 Result<Endpoint> parse_url(std::string_view url) {

@@ -13,7 +13,8 @@ namespace dlock {
 using Millis = std::chrono::milliseconds;
 
 // Parses "500ms", "30s", "2m", "1h", "1.5s", "2d"; a bare number means seconds.
-// Rejects negative, empty, unknown units and values beyond ~100 years.
+// Rounds to the nearest ms. Rejects negative, empty, unknown units, exponents, NaN and
+// infinity, and values beyond 100 years, whatever their length: no exception, ever.
 Result<Millis> parse_duration(std::string_view text);
 
 // Like parse_duration, but "forever" (or "inf") yields std::nullopt: no limit.

@@ -1,6 +1,7 @@
 #include "util/log.hpp"
 
 #include "util/log_line.hpp"
+#include "util/text.hpp"
 
 #include <cstdio>
 #include <mutex>
@@ -105,7 +106,8 @@ bool enabled(Level level) {
 }
 
 void write(Level level, std::string_view message) {
-    logger().log(to_spdlog(level), "{}", message);
+    // One line per message, whatever user input it quotes.
+    logger().log(to_spdlog(level), "{}", one_line(message));
 }
 
 } // namespace dlock::log

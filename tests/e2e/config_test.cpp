@@ -123,7 +123,8 @@ TEST_CASE("config errors name file and line, exit 64 and run nothing", "[e2e][co
     auto r = run(*server, {"run", "job", "--", "touch", dir / "ran"},
                  {{"DLOCK_SYSTEM_CONFIG", dir.path()}});
     CHECK(r.exit_code == 64);
-    CHECK(r.err == "dlock: cannot read config file " + dir.path() + ": Is a directory\n");
+    CHECK(r.err == "dlock: DLOCK_SYSTEM_CONFIG: cannot read config file " + dir.path() +
+                       ": Is a directory\n");
 }
 
 TEST_CASE("config file settings reach Redis, under flags and the environment",

@@ -135,15 +135,20 @@ TEST_CASE("settings: one password source", "[config]") {
 
 TEST_CASE("settings: where the config files are", "[config]") {
     FakeEnv env{{{"HOME", "/home/ann"}}};
-    using Paths = std::vector<std::string>;
-    CHECK(config::config_paths(env.getenv()) ==
-          Paths{"/home/ann/.config/dlock/config", "/etc/dlock.conf"});
+    using config::ConfigPath;
+    using Paths = std::vector<ConfigPath>;
+    const ConfigPath etc{"/etc/dlock.conf", "", true};
+    CHECK(config::config_paths(env.getenv()) == Paths{{"/home/ann/.config/dlock/config", ""}, etc});
     env.vars["XDG_CONFIG_HOME"] = "relative/ignored";
-    CHECK(config::config_paths(env.getenv())[0] == "/home/ann/.config/dlock/config");
+    CHECK(config::config_paths(env.getenv())[0].path == "/home/ann/.config/dlock/config");
     env.vars["XDG_CONFIG_HOME"] = "/xdg";
-    CHECK(config::config_paths(env.getenv())[0] == "/xdg/dlock/config");
+    CHECK(config::config_paths(env.getenv())[0].path == "/xdg/dlock/config");
     env.vars["DLOCK_CONFIG"] = "/tmp/user.conf";
     env.vars["DLOCK_SYSTEM_CONFIG"] = "/tmp/system.conf";
-    CHECK(config::config_paths(env.getenv()) == Paths{"/tmp/user.conf", "/tmp/system.conf"});
-    CHECK(config::config_paths(FakeEnv{}.getenv()) == Paths{"/etc/dlock.conf"});
+    CHECK(config::config_paths(env.getenv()) ==
+          Paths{{"/tmp/user.conf", "DLOCK_CONFIG"},
+                {"/tmp/system.conf", "DLOCK_SYSTEM_CONFIG", true}});
+    CHECK(config::config_paths(FakeEnv{}.getenv()) == Paths{etc});
+    CHECK(config::config_paths(FakeEnv{}.getenv(), "/opt/dlock.conf") ==
+          Paths{{"/opt/dlock.conf", "", true}});
 }

@@ -36,3 +36,53 @@ TEST_CASE("durations format compactly", "[duration]") {
     CHECK(format_duration(Millis(192'000)) == "3m12s");
     CHECK(format_duration(Millis(5'400'000)) == "1h30m");
 }
+
+TEST_CASE("durations of any length parse without exceptions", "[duration]") {
+    const std::string nines(400, '9');
+    for (const std::string& bad : std::vector<std::string>{
+             nines, nines + "s", nines + "." + nines + "s", "9223372036854775807ms",
+             "18446744073709551616ms", "9223372036854775807d", "36501d", "36500.0001d"}) {
+        INFO(bad.substr(0, 30));
+        auto r = parse_duration(bad);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().message.ends_with("': too long (at most 100 years)"));
+    }
+    CHECK(parse_duration("36500d").value() == Millis(3'153'600'000'000));
+    CHECK(parse_duration("3153600000000ms").value() == Millis(3'153'600'000'000));
+    // Leading zeros are not digits that count; a fraction of any length is fine.
+    CHECK(parse_duration(std::string(400, '0') + "5s").value() == Millis(5000));
+    CHECK(parse_duration("0." + std::string(400, '0') + "1s").value() == Millis(0));
+    CHECK(parse_duration("1." + nines + "s").value() == Millis(2000));
+    CHECK(parse_duration("0.3333333333333333333333333333333d").value() == Millis(28'800'000));
+}
+
+TEST_CASE("durations round to the nearest millisecond", "[duration]") {
+    CHECK(parse_duration("0.0005s").value() == Millis(1));
+    CHECK(parse_duration("0.00049999s").value() == Millis(0));
+    CHECK(parse_duration("1.0015s").value() == Millis(1002));
+    CHECK(parse_duration("1.5ms").value() == Millis(2));
+    CHECK(parse_duration("0.4ms").value() == Millis(0));
+    CHECK(parse_duration("2.").value() == Millis(2000));
+    CHECK(parse_duration(".5s").value() == Millis(500));
+    CHECK(parse_duration("1.25m").value() == Millis(75'000));
+    CHECK(parse_duration("0.001d").value() == Millis(86'400));
+    CHECK(parse_duration("0.0000000001d").value() == Millis(0));
+    CHECK(parse_duration("0.00000001d").value() == Millis(1)); // 0.864 ms
+}
+
+TEST_CASE("negative, NaN and infinite durations are refused with a clear message", "[duration]") {
+    for (const std::string bad : {"-1s", "-0", "-0.5ms", "-inf"}) {
+        auto r = parse_duration(bad);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().message == "invalid duration '" + bad + "': must not be negative");
+    }
+    for (const std::string bad : {"nan", "NaN", "inf", "infinity", "1e-400s", "1e400", "0x10s"}) {
+        auto r = parse_duration(bad);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().message.starts_with("invalid duration '" + bad + "': expected a number"));
+    }
+    CHECK(parse_wait_duration("inf").value() == std::nullopt);
+    CHECK_FALSE(parse_wait_duration("-inf"));
+    CHECK_FALSE(parse_wait_duration(std::string(400, '9')));
+}

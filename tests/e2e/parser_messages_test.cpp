@@ -1,0 +1,202 @@
+// What the command-line parser says: in dlock's words, on one line, never with a password, and
+// what --help shows for each subcommand.
+
+#include "e2e/e2e_helpers.hpp"
+
+using namespace dlock::test;
+using namespace dlock::test::e2e;
+
+namespace {
+
+// Never the system Redis: anything that would connect gets a socket that does not exist.
+const std::string kNowhere = "unix:///nonexistent/dlock-e2e.sock";
+
+ProcessResult run_nowhere(std::vector<std::string> args) {
+    return run_raw(with_redis_url(kNowhere, std::move(args)));
+}
+
+// `dlock ARGS` (no --redis added) fails with exactly this line and exit 64.
+void check_message(const std::vector<std::string>& args, const std::string& expected) {
+    auto r = run_raw(args);
+    std::string shown;
+    for (const auto& a : args)
+        shown += "[" + a + "] ";
+    INFO("dlock " << shown);
+    CHECK(r.exit_code == 64);
+    CHECK(r.err == "dlock: " + expected + "\n");
+}
+
+} // namespace
+
+TEST_CASE("a password in a misplaced URL is not echoed", "[e2e][usage][password]") {
+    const std::string url = "redis://app:S3cret-pw@db.example:6380/2";
+    const std::string unix_url = "unix://app:S3cret-pw@/nonexistent/dlock-e2e.sock";
+    const std::vector<std::vector<std::string>> placements{
+        {"run", "job", "--redis", url, "--", "true"},
+        {"run", "job", "--redis=" + url, "--", "true"},
+        {"run", "--redis", url, "job", "--", "true"},
+        {"history", "job", "--redis", url},
+        {"history", "job", "--redis", unix_url},
+        {"status", "--json", "--redis", url},
+        {"config", "--redis", url},
+        {"bench", "--redis", url},
+        {"latch", "wait", "job", url},
+        {"latch", "create", "job", "3", url},
+        {"latch", "create", "job", "3", "--ttl", url},
+        {"sem", "run", "-p", "2", "pool", url, "--", "true"},
+        {"sem", "status", "pool", url},
+        {"release", "--force", "job", url},
+        {url, "run", "job", "--", "true"},
+        {"bogus", url},
+        {"--prefix", url, "status"},
+        {"--log-format", url, "status"},
+        {"--connect-timeout", url, "status"},
+        {"run", "-w", url, "job", "--", "true"},
+        {"run", "-E", url, "job", "--", "true"},
+        {"run", "--lost-signal", url, "job", "--", "true"},
+        {"run", "job", "--password", "S3cret-pw", "--", "true"},
+        {"run", "job", "--password=S3cret-pw", "--", "true"},
+        {"--password", "S3cret-pw", "run", "job", "--", "true"},
+        {"--password=S3cret-pw", "status"},
+        {"status", "--redis-password", "S3cret-pw"},
+        {"status", "--auth=S3cret-pw"},
+    };
+    for (const auto& args : placements) {
+        auto r = run_raw(args);
+        std::string shown;
+        for (const auto& a : args)
+            shown += "[" + a + "] ";
+        INFO("dlock " << shown << "\nstderr: " << r.err);
+        CHECK((r.exit_code == 64 || r.exit_code == 69));
+        CHECK(one_dlock_line(r.err));
+        CHECK(r.err.find("S3cret") == std::string::npos);
+        CHECK(r.out.find("S3cret") == std::string::npos);
+    }
+}
+
+TEST_CASE("a misplaced URL's message shows it redacted", "[e2e][usage][password]") {
+    check_message({"run", "job", "--redis=redis://app:S3cret@db:6380", "--", "true"},
+                  "unexpected argument '--redis=redis://***@db:6380' (global options go before "
+                  "the subcommand: dlock [global options] run ...)");
+    check_message({"latch", "wait", "job", "redis://:S3cret@db"},
+                  "unexpected argument 'redis://***@db' (see dlock latch wait --help)");
+    check_message({"run", "job", "--password=S3cret", "--", "true"},
+                  "unexpected argument '--password=***' (see dlock run --help)");
+    check_message({"--password", "S3cret", "status"},
+                  "unexpected arguments '--password' '***' (see dlock --help)");
+}
+
+TEST_CASE("an unknown subcommand is named", "[e2e][usage]") {
+    check_message({"bogus"}, "unknown subcommand 'bogus' (see dlock --help)");
+    check_message({"--redis", kNowhere, "-v", "bogus", "job"},
+                  "unknown subcommand 'bogus' (see dlock --help)");
+    check_message({"--prefix", "run", "bogus"}, "unknown subcommand 'bogus' (see dlock --help)");
+    check_message({"latch", "bogus", "job"},
+                  "unknown subcommand 'latch bogus' (see dlock latch --help)");
+    check_message({"sem", "bogus"}, "unknown subcommand 'sem bogus' (see dlock sem --help)");
+    check_message({}, "missing subcommand: run, bench, latch, status, history, release, sem or "
+                      "config (see dlock --help)");
+    check_message({"latch"}, "missing subcommand: create, count-down, wait or status (see dlock "
+                             "latch --help)");
+}
+
+TEST_CASE("a global option after the subcommand gets a hint", "[e2e][usage]") {
+    check_message({"run", "job", "--redis", kNowhere, "--", "true"},
+                  "unexpected argument '--redis' (global options go before the subcommand: dlock "
+                  "[global options] run ...)");
+    check_message({"status", "-v"}, "unexpected argument '-v' (global options go before the "
+                                    "subcommand: dlock [global options] status ...)");
+    check_message({"history", "job", "--prefix", "p"},
+                  "unexpected arguments '--prefix' 'p' (global options go before the subcommand: "
+                  "dlock [global options] history ...)");
+    check_message({"latch", "status", "job", "--timeout=1s"},
+                  "unexpected argument '--timeout=1s' (global options go before the subcommand: "
+                  "dlock [global options] latch status ...)");
+}
+
+TEST_CASE("an option given twice says so", "[e2e][usage]") {
+    check_message({"run", "-w", "1s", "-w", "2s", "job", "--", "true"},
+                  "--wait given twice (see dlock run --help)");
+    check_message(
+        {"run", "--ttl", "5s", "--ttl=6s", "-w", "1s", "--ttl", "7s", "job", "--", "true"},
+        "--ttl given 3 times (see dlock run --help)");
+    check_message({"--redis", kNowhere, "--redis", kNowhere, "status"},
+                  "--redis given twice (see dlock --help)");
+    check_message({"--verbose=2", "status"}, "--verbose takes no value (see dlock --help)");
+}
+
+TEST_CASE("arguments with newlines do not break the message's line", "[e2e][usage]") {
+    check_message({"bo\ngus"}, "unknown subcommand 'bo\\ngus' (see dlock --help)");
+    check_message({"latch", "wait", "job", "x\ny"},
+                  "unexpected argument 'x\\ny' (see dlock latch wait --help)");
+    check_message({"run", "--bo\ngus", "job", "--", "true"},
+                  "unexpected argument '--bo\\ngus' (see dlock run --help)");
+    check_message({"--redis", kNowhere, "latch", "create", "job", "1\n2"},
+                  "COUNT must be an integer from 1 to 1000000000, not '1\\n2'");
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"--log-format", "a\nb", "status"},
+             {"--syslog", "--no-syslog\n", "status"},
+             {"history", "job", "-n", "1\n"},
+             {"bench", "--cycles", "1\n"},
+             {"latch", "wait", "job", "-E", "1\n"},
+             {"latch", "count-down", "job", "\n"},
+             {"run", "job", "-c", "x", "\n", "--", "true"},
+         }) {
+        auto r = run_nowhere(args);
+        INFO(args[0] << " " << args[1] << ": " << r.err);
+        CHECK(r.exit_code == 64);
+        CHECK(one_dlock_line(r.err));
+    }
+}
+
+TEST_CASE("help shows real metavars and each subcommand's own exit statuses", "[e2e][cli]") {
+    const std::vector<std::vector<std::string>> pages{{"--help"},
+                                                      {"run", "--help"},
+                                                      {"bench", "--help"},
+                                                      {"latch", "--help"},
+                                                      {"latch", "create", "-h"},
+                                                      {"latch", "count-down", "-h"},
+                                                      {"latch", "wait", "-h"},
+                                                      {"latch", "status", "-h"},
+                                                      {"status", "-h"},
+                                                      {"history", "-h"},
+                                                      {"release", "-h"},
+                                                      {"sem", "-h"},
+                                                      {"sem", "run", "-h"},
+                                                      {"sem", "status", "-h"},
+                                                      {"config", "-h"}};
+    for (const auto& page : pages) {
+        auto r = run_nowhere(page);
+        INFO("dlock " << page[0] << " " << (page.size() > 1 ? page[1] : "") << "\n" << r.out);
+        CHECK(r.exit_code == 0);
+        CHECK(r.out.find(" TEXT") == std::string::npos);
+        CHECK(r.out.find("INT") == std::string::npos);
+        CHECK(r.out.find("Exit status") != std::string::npos);
+    }
+
+    auto bench = run_nowhere({"bench", "--help"});
+    CHECK(bench.out.find("128+N") == std::string::npos); // run's table is not bench's
+    CHECK(bench.out.find("lock not obtained") == std::string::npos);
+    CHECK(bench.out.find("\n  75       the bench keys are in use") != std::string::npos);
+    CHECK(bench.out.find("--cycles N") != std::string::npos);
+
+    auto wait = run_nowhere({"latch", "wait", "--help"});
+    CHECK(wait.out.find("-w,--wait DURATION") != std::string::npos);
+    CHECK(wait.out.find("-E,--timeout-exit-code N") != std::string::npos);
+    CHECK(run_nowhere({"latch", "create", "--help"}).out.find("--ttl DURATION") != std::string::npos);
+
+    auto run = run_nowhere({"run", "--help"});
+    CHECK(run.out.find("128+N") != std::string::npos); // run's table
+    CHECK(run.out.find("NAME...") != std::string::npos);
+
+    auto sem_run = run_nowhere({"sem", "run", "--help"});
+    CHECK(sem_run.out.find("Usage: dlock sem run [OPTIONS] NAME\n") != std::string::npos);
+    CHECK(sem_run.out.find("NAME...") == std::string::npos);
+    CHECK(sem_run.out.find("the lock") == std::string::npos);
+    CHECK(sem_run.out.find("if no permit is free") != std::string::npos);
+}
+
+TEST_CASE("sem run takes exactly one NAME", "[e2e][usage][sem]") {
+    check_message({"--redis", kNowhere, "sem", "run", "-p", "2", "a", "b", "--", "true"},
+                  "unexpected argument 'b' (see dlock sem run --help)");
+}
