@@ -61,6 +61,10 @@ class FakeBackend : public lock::Backend {
     static tl::unexpected<Error> transient() {
         return fail(exit_code::unavailable, "connection lost", true);
     }
+    // Redis cannot be connected to at all (as Connection::open reports it).
+    static tl::unexpected<Error> unreachable() {
+        return tl::unexpected(Error{exit_code::unavailable, "cannot reach Redis", true, true});
+    }
 
     Result<lock::AcquireOutcome> acquire(const lock::Keys& keys,
                                          const lock::AcquireRequest& r) override {

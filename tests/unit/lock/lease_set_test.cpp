@@ -143,7 +143,7 @@ TEST_CASE("a lease found gone at the release is reported", "[lease_set]") {
 
 TEST_CASE("release_all gives up within seconds when Redis stays unreachable", "[lease_set]") {
     FakeBackend backend;
-    backend.release_default = FakeBackend::transient();
+    backend.release_default = FakeBackend::unreachable();
     FakeFactory factory{backend};
     lock::LeaseSet leases(factory.make(), 30s, 5s, 3s);
     for (int i = 0; i < 50; ++i)
@@ -157,5 +157,21 @@ TEST_CASE("release_all gives up within seconds when Redis stays unreachable", "[
     CHECK(backend.release_calls.size() > 5);
     for (const auto& call : backend.release_calls)
         CHECK(call.lock == "dlock:{n49}:lock");
+    CHECK(leases.empty());
+}
+
+TEST_CASE("release_all retries reset connections while the lease may still exist", "[lease_set]") {
+    // Redis answers connects but every command's connection is reset (a CLIENT KILL loop):
+    // giving up after 3 s would leave the name held for the rest of its TTL.
+    FakeBackend backend;
+    backend.release_default = FakeBackend::transient();
+    FakeFactory factory{backend};
+    lock::LeaseSet leases(factory.make(), 5s, 1s, 3s);
+    leases.add(id("job"), acquired_at(Clock::now()));
+    const auto start = Clock::now();
+    leases.release_all(backend);
+    const auto elapsed = Clock::now() - start;
+    CHECK(elapsed >= 4900ms); // the lease's guarantee: acquired now, TTL 5 s
+    CHECK(elapsed < 8s);
     CHECK(leases.empty());
 }
