@@ -1,7 +1,8 @@
 #!/bin/sh
 # The unit and integration tests under AddressSanitizer + UndefinedBehaviorSanitizer, and the
 # watchdog and lease tests (the threaded code) under ThreadSanitizer, each in a build tree of its
-# own (build-asan/, build-tsan/). -O1 without debug info keeps the extra builds short.
+# own (build-asan/, build-tsan/). -O1 without debug info keeps the extra builds short. Not with
+# -Werror: GCC warns falsely (maybe-uninitialized) in instrumented library code.
 # usage: scripts/sanitize.sh [asan|tsan]...   (default: both)
 set -eu
 cd "$(dirname "$0")/.."
@@ -13,7 +14,7 @@ build() { # DIR SANITIZERS TARGET...
     shift 2
     # shellcheck disable=SC2086
     cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Sanitize "-DCMAKE_CXX_FLAGS_SANITIZE=-O1 -g0" \
-        -DDLOCK_SANITIZE="$sanitizers" -DDLOCK_WERROR=ON $launcher >/dev/null
+        -DDLOCK_SANITIZE="$sanitizers" $launcher >/dev/null
     for target in "$@"; do
         cmake --build "$dir" -j "$(nproc)" --target "$target"
     done
