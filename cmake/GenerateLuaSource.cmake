@@ -1,12 +1,18 @@
 # Run in script mode by EmbedLua.cmake: writes OUTPUT defining dlock::redis::embedded_scripts().
+# Each script's body is the script composed from its lua/lib pieces, also written to COMPOSED_DIR.
+include(${CMAKE_CURRENT_LIST_DIR}/ComposeLua.cmake)
 set(body "// Generated from lua/*.lua by cmake/GenerateLuaSource.cmake. Do not edit.\n")
 string(APPEND body "#include \"redis/embedded_scripts.hpp\"\n\nnamespace dlock::redis {\n\n")
 string(APPEND body "std::span<const EmbeddedScript> embedded_scripts() {\n")
 string(APPEND body "    static const EmbeddedScript scripts[] = {\n")
 list(SORT INPUTS)
+file(GLOB stale_composed ${COMPOSED_DIR}/*.lua) # e.g. of a script since renamed
+file(REMOVE ${stale_composed})
 foreach(path IN LISTS INPUTS)
   get_filename_component(name ${path} NAME_WE)
-  file(READ ${path} text)
+  get_filename_component(lua_dir ${path} DIRECTORY)
+  dlock_compose_lua(${lua_dir} ${name}.lua text)
+  file(WRITE ${COMPOSED_DIR}/${name}.lua "${text}")
   string(SHA1 sha "${text}")
   string(APPEND body "        {\"${name}\", \"${sha}\", R\"dlock_lua(${text})dlock_lua\"},\n")
 endforeach()

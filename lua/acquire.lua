@@ -1,6 +1,6 @@
 -- Take the lease on one name, exclusive or shared, re-enter it, or queue for it in arrival order.
 --
---   redis-cli --eval lua/acquire.lua dlock:{job}:lock dlock:{job}:fence dlock:{job}:queue \
+--   redis-cli --eval build/lua/acquire.lua dlock:{job}:lock dlock:{job}:fence dlock:{job}:queue \
 --     dlock:{job}:alive dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo \
 --     dlock:{job}:xqueue dlock:{job}:history , OWNER HOLD TTL_MS WAITER HEARTBEAT_MS HOST PID \
 --     USER CMD MODE
@@ -21,58 +21,37 @@
 --          which a finished holder's --min-hold keeps the lease, else 0), or
 --         {-1} for an exclusive request by an owner holding the name shared (no upgrades).
 --         When the history could not be written, its error is appended to the reply.
+
+-- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+--@include lib/waiters.lua
+--@include lib/wake.lua
+--@include lib/fence.lua
+--@include lib/lease.lua
+--@include lib/history.lua
+--@include lib/holder.lua
+
 local lock, fence, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local readers, rinfo, xqueue = KEYS[6], KEYS[7], KEYS[8]
 local owner, hold, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local waiter, heartbeat = ARGV[4], tonumber(ARGV[5])
 local shared = ARGV[10] == 's'
 local history = KEYS[9]
-local fence_lifetime_ms = 30 * 86400 * 1000
+local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake}
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
--- Appends an event to the history (capped stream, kept 30 days after its last write). It must
--- never fail the acquisition: an error is returned, not raised. The arguments alternate names
--- and values; missing and empty values are left out.
+-- Appends an event to the history; it never fails the acquisition (lib/history.lua). The
+-- arguments alternate names and values; missing and empty values are left out.
 local function record(...)
-  if not history then
-    return nil
-  end
-  local fields, args = {...}, {'XADD', history, 'MAXLEN', '~', 1000, '*'}
+  local given, fields = {...}, {}
   for i = 1, select('#', ...), 2 do
-    if fields[i + 1] and fields[i + 1] ~= '' then
-      args[#args + 1] = fields[i]
-      args[#args + 1] = fields[i + 1]
+    if given[i + 1] and given[i + 1] ~= '' then
+      fields[#fields + 1] = given[i]
+      fields[#fields + 1] = given[i + 1]
     end
   end
-  local added = redis.pcall(unpack(args))
-  if type(added) == 'table' and added.err then
-    return added.err
-  end
-  redis.pcall('PEXPIRE', history, 30 * 86400 * 1000)
-  return nil
-end
-
-local function with_error(reply, err)
-  if err then
-    reply[#reply + 1] = err
-  end
-  return reply
-end
-
-local function ms(n)
-  return string.format('%.0f', n)
-end
-
--- Waiters whose heartbeat lapsed have crashed or given up: forget them so they block nobody.
-local function purge_dead_waiters()
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now_ms)) do
-    redis.call('ZREM', queue, id)
-    redis.call('ZREM', xqueue, id)
-    redis.call('ZREM', alive, id)
-    redis.call('DEL', wake .. id)
-  end
+  return history_append(history, fields)
 end
 
 -- Shared holds whose lease ran out belong to crashed holders: drop them.
@@ -80,7 +59,7 @@ local function purge_expired_readers()
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', readers, '-inf', now_ms)) do
     local info = redis.call('HGET', rinfo, id)
     if info then
-      local holder = string.match(info, '^[^\t]*')
+      local holder = holder_owner(info)
       if redis.call('HINCRBY', rinfo, 'o:' .. holder, -1) <= 0 then
         redis.call('HDEL', rinfo, 'o:' .. holder)
       end
@@ -92,27 +71,15 @@ end
 
 local function forget_waiter()
   if waiter ~= '' then
-    redis.call('ZREM', queue, waiter)
-    redis.call('ZREM', xqueue, waiter)
-    redis.call('ZREM', alive, waiter)
-    redis.call('DEL', wake .. waiter)
+    drop_waiter(q, waiter)
   end
 end
 
 local function refuse()
-  purge_dead_waiters()
+  drop_dead_waiters(q, now_ms)
   if waiter ~= '' then
-    local arrival = tonumber(t[1]) * 1000000 + tonumber(t[2])
-    if redis.call('ZADD', queue, 'NX', arrival, waiter) == 1 and not shared then
-      redis.call('ZADD', xqueue, arrival, waiter)
-    end
-    redis.call('ZADD', alive, now_ms + heartbeat, waiter)
-    -- The queues outlive their last live waiter by one heartbeat at most.
-    redis.call('PEXPIRE', queue, heartbeat)
-    redis.call('PEXPIRE', alive, heartbeat)
-    if redis.call('EXISTS', xqueue) == 1 then
-      redis.call('PEXPIRE', xqueue, heartbeat)
-    end
+    enqueue_waiter(q, waiter, tonumber(t[1]) * 1000000 + tonumber(t[2]), not shared, now_ms,
+                   heartbeat)
   end
   local left = redis.call('PTTL', lock)
   local h = redis.call('HMGET', lock, 'host', 'pid', 'user', 'cmd', 'since', 'fence', 'until')
@@ -121,11 +88,7 @@ local function refuse()
     -- Held shared: describe the oldest holder; wait at most until the first lease ends.
     local first = redis.call('ZRANGE', readers, 0, 0, 'WITHSCORES')
     left = tonumber(first[2]) - now_ms
-    local oldest = redis.call('HGET', rinfo, first[1]) or ''
-    local f = {}
-    for field in string.gmatch(oldest .. '\t', '([^\t]*)\t') do
-      f[#f + 1] = field
-    end
+    local f = tab_fields(redis.call('HGET', rinfo, first[1]) or '')
     h = {f[2], f[3], f[4], f[5], f[6], f[7]}
   end
   if left < 0 and nreaders == 0 then
@@ -156,31 +119,12 @@ local function record_acquired(mode, token)
                 'user', ARGV[8], 'command', ARGV[9], 'fence', ms(token), 'start_ms', ms(now_ms))
 end
 
-local function next_fence()
-  -- Fencing tokens only grow. A missing counter (first use, unused for 30 days, or deleted)
-  -- restarts from the server clock in microseconds. Scripts run one at a time and each takes
-  -- longer than a microsecond, so the counter can never get ahead of that clock: a restarted
-  -- counter is above every token handed out before (unless the server clock goes back).
-  local token = redis.call('INCR', fence)
-  if token == 1 then
-    token = tonumber(t[1]) * 1000000 + tonumber(t[2])
-    redis.call('SET', fence, token)
-  end
-  redis.call('PEXPIRE', fence, fence_lifetime_ms)
-  return token
-end
-
 local function take_shared(token)
   redis.call('ZADD', readers, now_ms + ttl, hold)
-  redis.call('HSET', rinfo, hold, table.concat({owner, ARGV[6], ARGV[7], ARGV[8], ARGV[9],
-                                                string.format('%.0f', now_ms),
-                                                string.format('%.0f', token)}, '\t'))
+  redis.call('HSET', rinfo, hold,
+             holder_info(owner, ARGV[6], ARGV[7], ARGV[8], ARGV[9], now_ms, token))
   local holds = redis.call('HINCRBY', rinfo, 'o:' .. owner, 1)
-  for _, key in ipairs({readers, rinfo}) do
-    if redis.call('PTTL', key) < ttl then
-      redis.call('PEXPIRE', key, ttl)
-    end
-  end
+  extend_expiry({readers, rinfo}, ttl)
   forget_waiter()
   -- Only the owner's first shared hold is an acquisition; later ones are re-entries.
   local err = holds == 1 and record_acquired('s', token) or nil
@@ -194,9 +138,7 @@ if current == owner then
   if redis.call('HSETNX', lock, 'h:' .. hold, 1) == 1 then
     redis.call('HINCRBY', lock, 'holds', 1)
   end
-  if redis.call('PTTL', lock) < ttl then
-    redis.call('PEXPIRE', lock, ttl)
-  end
+  extend_expiry({lock}, ttl)
   forget_waiter()
   local h = redis.call('HMGET', lock, 'fence', 'holds')
   return {1, tonumber(h[1]), tonumber(h[2]), 'x'}
@@ -216,11 +158,11 @@ if shared then
   end
   if my_reads > 0 then
     -- Re-entry: the owner already reads, so it must not queue behind a writer (deadlock).
-    return take_shared(next_fence())
+    return take_shared(next_fence(fence, t))
   end
   -- Readers share, but never overtake a queued writer: admitted only if no exclusive waiter
   -- arrived before us (for a newcomer: none is queued at all).
-  purge_dead_waiters()
+  drop_dead_waiters(q, now_ms)
   local my_arrival = waiter ~= '' and redis.call('ZSCORE', queue, waiter)
   local writer = my_arrival and redis.call('ZRANGEBYSCORE', xqueue, '-inf', '(' .. my_arrival,
                                            'LIMIT', 0, 1)[1]
@@ -228,7 +170,7 @@ if shared then
   if writer then
     return refuse()
   end
-  return take_shared(next_fence())
+  return take_shared(next_fence(fence, t))
 end
 
 if my_reads > 0 then
@@ -242,18 +184,16 @@ end
 -- it. The queue is usually empty, so look before purging.
 local head = redis.call('ZRANGE', queue, 0, 0)[1]
 if head then
-  purge_dead_waiters()
+  drop_dead_waiters(q, now_ms)
   head = redis.call('ZRANGE', queue, 0, 0)[1]
 end
 if head and head ~= waiter then
   -- The head may have missed its wake-up (e.g. it was reconnecting): nudge it again.
-  redis.call('LPUSH', wake .. head, 1)
-  redis.call('LTRIM', wake .. head, 0, 0)
-  redis.call('PEXPIRE', wake .. head, 2 * heartbeat)
+  wake_up(wake .. head, 2 * heartbeat)
   return refuse()
 end
 
-local token = next_fence()
+local token = next_fence(fence, t)
 redis.call('HSET', lock, 'owner', owner, 'holds', 1, 'h:' .. hold, 1, 'fence', token,
            'since', now_ms, 'ttl', ttl, 'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
            'cmd', ARGV[9])

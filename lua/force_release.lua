@@ -3,7 +3,7 @@
 -- queue order), and the forcer is recorded in the history. The holders notice at their next
 -- renewal ("not ours") and stop their commands.
 --
---   redis-cli --eval lua/force_release.lua dlock:{job}:lock dlock:{job}:queue \
+--   redis-cli --eval build/lua/force_release.lua dlock:{job}:lock dlock:{job}:queue \
 --     dlock:{job}:alive dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo \
 --     dlock:{job}:history , HEARTBEAT_MS HOST PID USER CMD
 --
@@ -12,6 +12,12 @@
 -- Returns {waiters woken, history error or "", holder...}, one holder per owner broken:
 --   {mode ("x", "s", or "done" for a finished holder kept by --min-hold), host, pid, user,
 --    cmd, since ms, fencing token}. Only two elements: nothing was held.
+
+-- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+--@include lib/holder.lua
+--@include lib/wake.lua
+--@include lib/force_history.lua
+
 local lock, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local readers, rinfo, history = KEYS[5], KEYS[6], KEYS[7]
 local heartbeat = tonumber(ARGV[1])
@@ -25,16 +31,6 @@ if h[1] then
   broken[1] = {h[1] == '' and 'done' or 'x', h[2] or '', tonumber(h[3] or 0), h[4] or '',
                h[5] or '', tonumber(h[6] or 0), tonumber(h[7] or 0)}
 end
--- The fields of a holder info string "owner\thost\tpid\tuser\tcmd\tsince_ms\tfence". The
--- command may contain tabs itself, so the fields around it are taken from both ends.
-local function holder_fields(info)
-  local owner, host, pid, user, rest =
-    string.match(info, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$')
-  local cmd, since, fence = string.match(rest or '', '^(.*)\t([^\t]*)\t([^\t]*)$')
-  return {owner or info, host or '', tonumber(pid) or 0, user or '', cmd or '',
-          tonumber(since) or 0, tonumber(fence) or 0}
-end
-
 local seen = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', readers, '(' .. now_ms, '+inf')) do
   local f = holder_fields(redis.call('HGET', rinfo, id) or '')
@@ -53,30 +49,13 @@ end
 local woken = 0
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', alive, '(' .. now_ms, '+inf')) do
   if redis.call('ZSCORE', queue, id) then
-    redis.call('LPUSH', wake .. id, 1)
-    redis.call('LTRIM', wake .. id, 0, 0)
-    redis.call('PEXPIRE', wake .. id, 2 * heartbeat)
+    wake_up(wake .. id, 2 * heartbeat)
     woken = woken + 1
   end
 end
 
-local err = ''
-if history then
-  local first = broken[1]
-  local added = redis.pcall('XADD', history, 'MAXLEN', '~', 1000, '*', 'event', 'force',
-                            'mode', first[1], 'host', ARGV[2], 'pid', ARGV[3], 'user', ARGV[4],
-                            'command', ARGV[5], 'other_host', first[2],
-                            'other_pid', tostring(first[3]), 'other_user', first[4],
-                            'other_command', first[5],
-                            'other_since_ms', string.format('%.0f', first[6]),
-                            'other_fence', string.format('%.0f', first[7]),
-                            'other_count', tostring(#broken), 'woken', tostring(woken))
-  if type(added) == 'table' and added.err then
-    err = added.err
-  else
-    redis.pcall('PEXPIRE', history, 30 * 86400 * 1000)
-  end
-end
+local err = record_force(history, broken[1][1], nil, {ARGV[2], ARGV[3], ARGV[4], ARGV[5]},
+                         broken, woken)
 
 local reply = {woken, err}
 for _, b in ipairs(broken) do

@@ -2,7 +2,7 @@
 -- lost at release, and a --wait that timed out. (Acquisitions, releases, no-wait refusals and
 -- forced releases are recorded by their own scripts.)
 --
---   redis-cli --eval lua/history_add.lua dlock:{job}:history , \
+--   redis-cli --eval build/lua/history_add.lua dlock:{job}:history , \
 --     event lost mode x host web-1 pid 4242 user alice command ./job.sh duration_ms 5000
 --
 -- KEYS[1]: the history stream (capped at about 1000 entries, kept 30 days after its last

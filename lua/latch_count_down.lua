@@ -2,7 +2,7 @@
 -- id) is recognised and not counted again. The count-down that reaches zero pushes a token to
 -- the wake list of every registered waiter, so all of them proceed.
 --
---   redis-cli --eval lua/latch_count_down.lua dlock:{job}:latch dlock:{job}:latch-ids \
+--   redis-cli --eval build/lua/latch_count_down.lua dlock:{job}:latch dlock:{job}:latch-ids \
 --     dlock:{job}:latch-waiters dlock:{job}:latch-wake: , N REQUEST_ID WAKE_TTL_MS
 --
 -- KEYS[1] latch hash, KEYS[2] set of applied request ids (expires with the latch), KEYS[3]
@@ -11,6 +11,10 @@
 -- ARGV[1] N >= 1, ARGV[2] request id, ARGV[3] expiry of a pushed wake list in ms.
 -- Returns {status, count, woken}: status 1 counted down, 2 already applied (retry; nothing
 -- changed), 0 no such latch. count is the count afterwards; woken the number of waiters woken.
+
+-- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+--@include lib/wake.lua
+
 local latch, ids, waiters, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local n, request, wake_ttl = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3])
 
@@ -42,9 +46,7 @@ if after == 0 then
     redis.call('ZREM', waiters, id)
   end
   for _, id in ipairs(redis.call('ZRANGE', waiters, 0, -1)) do
-    redis.call('LPUSH', wake .. id, 1)
-    redis.call('LTRIM', wake .. id, 0, 0)
-    redis.call('PEXPIRE', wake .. id, wake_ttl)
+    wake_up(wake .. id, wake_ttl)
     woken = woken + 1
   end
   redis.call('DEL', waiters)

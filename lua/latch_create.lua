@@ -2,7 +2,7 @@
 -- (idempotent: every host may run the same `dlock latch create`). The current count of an
 -- existing latch is left alone, even when it already reached zero ("done").
 --
---   redis-cli --eval lua/latch_create.lua dlock:{job}:latch dlock:{job}:latch-ids \
+--   redis-cli --eval build/lua/latch_create.lua dlock:{job}:latch dlock:{job}:latch-ids \
 --     dlock:{job}:latch-waiters , COUNT TTL_MS
 --
 -- KEYS[1] latch hash (count, initial, created = server ms), KEYS[2] set of applied count-down

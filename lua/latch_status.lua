@@ -1,6 +1,6 @@
 -- Read a latch (changes nothing).
 --
---   redis-cli --eval lua/latch_status.lua dlock:{job}:latch dlock:{job}:latch-waiters
+--   redis-cli --eval build/lua/latch_status.lua dlock:{job}:latch dlock:{job}:latch-waiters
 --
 -- KEYS[1] latch hash, KEYS[2] zset of waiters (id -> heartbeat deadline, server ms).
 -- Returns {exists, count, initial, ttl_ms, waiters}: exists 1 or 0 (then the rest is 0);

@@ -2,7 +2,7 @@
 -- (or refresh) the waiter with a heartbeat deadline stamped with server time. Lapsed waiters
 -- (dead processes) are dropped here too. A done or absent latch unregisters the waiter.
 --
---   redis-cli --eval lua/latch_wait.lua dlock:{job}:latch dlock:{job}:latch-waiters \
+--   redis-cli --eval build/lua/latch_wait.lua dlock:{job}:latch dlock:{job}:latch-waiters \
 --     dlock:{job}:latch-wake: , WAITER_ID HEARTBEAT_MS
 --
 -- KEYS[1] latch hash, KEYS[2] zset of waiters (id -> heartbeat deadline, server ms), KEYS[3]

@@ -1,7 +1,7 @@
 -- Drop one hold on a lease. The last exclusive hold deletes the lock, the last shared hold
 -- leaves it to writers; then the waiters that can proceed are woken.
 --
---   redis-cli --eval lua/release.lua dlock:{job}:lock dlock:{job}:queue dlock:{job}:alive \
+--   redis-cli --eval build/lua/release.lua dlock:{job}:lock dlock:{job}:queue dlock:{job}:alive \
 --     dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo dlock:{job}:xqueue \
 --     dlock:{job}:history , OWNER HOLD HEARTBEAT_MS MODE EXIT_STATUS MIN_HOLD_MS
 --
@@ -16,91 +16,48 @@
 -- Returns {1, holds the owner has left} if the hold was ours (0 = none left), {0, 0} if it was
 -- not (expired, force-released or never taken). When the history could not be written, its
 -- error is appended to the reply.
+
+-- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+--@include lib/lock_wake.lua
+--@include lib/history.lua
+--@include lib/holder.lua
+
 local lock, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local readers, rinfo, xqueue, history = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local owner, hold, heartbeat = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local exit_status, min_hold = ARGV[5] or '', tonumber(ARGV[6] or 0) or 0
+local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake}
 
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
-local function ms(n)
-  return string.format('%.0f', n)
-end
-
--- Records the release of a lease acquired at `since` (see acquire.lua: capped stream, kept 30
--- days; an error is returned, never raised, so the release itself always happens).
+-- Records the release of a lease acquired at `since`; it never fails the release
+-- (lib/history.lua).
 local function record_release(mode, host, pid, user, cmd, since, fence, now, held_until)
-  if not history then
-    return nil
-  end
-  local args = {'XADD', history, 'MAXLEN', '~', 1000, '*', 'event', 'release', 'mode', mode,
-                'host', host or '', 'pid', pid or '', 'user', user or '', 'command', cmd or '',
-                'fence', fence or '', 'start_ms', since or '', 'end_ms', ms(now),
-                'duration_ms', ms(math.max(0, now - (tonumber(since) or now)))}
+  local fields = {'event', 'release', 'mode', mode, 'host', host or '', 'pid', pid or '',
+                  'user', user or '', 'command', cmd or '', 'fence', fence or '',
+                  'start_ms', since or '', 'end_ms', ms(now),
+                  'duration_ms', ms(math.max(0, now - (tonumber(since) or now)))}
   if exit_status ~= '' then
-    args[#args + 1] = 'exit_status'
-    args[#args + 1] = exit_status
+    fields[#fields + 1] = 'exit_status'
+    fields[#fields + 1] = exit_status
   end
   if held_until then
-    args[#args + 1] = 'held_until_ms'
-    args[#args + 1] = ms(held_until)
+    fields[#fields + 1] = 'held_until_ms'
+    fields[#fields + 1] = ms(held_until)
   end
-  local added = redis.pcall(unpack(args))
-  if type(added) == 'table' and added.err then
-    return added.err
-  end
-  redis.pcall('PEXPIRE', history, 30 * 86400 * 1000)
-  return nil
+  return history_append(history, fields)
 end
 
-local function with_error(reply, err)
-  if err then
-    reply[#reply + 1] = err
-  end
-  return reply
-end
-
--- Wake the waiters that can now proceed, and only those: the head if it is a writer and
--- nothing is held, or every reader queued before the first writer if no writer holds.
--- The queue is usually empty, so look before purging.
 local function wake_waiters()
-  if not redis.call('ZRANGE', queue, 0, 0)[1] or redis.call('EXISTS', lock) == 1 then
-    return
-  end
-  local now = now_ms()
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now)) do
-    redis.call('ZREM', queue, id)
-    redis.call('ZREM', xqueue, id)
-    redis.call('ZREM', alive, id)
-    redis.call('DEL', wake .. id)
-  end
-  local head = redis.call('ZRANGE', queue, 0, 0)[1]
-  if not head then
-    return
-  end
-  local woken
-  if redis.call('ZSCORE', xqueue, head) then
-    if redis.call('ZCOUNT', readers, '(' .. now, '+inf') > 0 then
-      return
-    end
-    woken = {head}
-  else
-    local writer = redis.call('ZRANGE', xqueue, 0, 0, 'WITHSCORES')
-    woken = redis.call('ZRANGEBYSCORE', queue, '-inf', writer[2] and '(' .. writer[2] or '+inf')
-  end
-  for _, id in ipairs(woken) do
-    redis.call('LPUSH', wake .. id, 1)
-    redis.call('LTRIM', wake .. id, 0, 0)
-    redis.call('PEXPIRE', wake .. id, 2 * heartbeat)
-  end
+  wake_lock_waiters(q, lock, readers, heartbeat)
 end
 
 if ARGV[4] == 's' then
   local info = redis.call('HGET', rinfo, hold)
-  if not info or string.match(info, '^[^\t]*') ~= owner then
+  if not info or holder_owner(info) ~= owner then
     wake_waiters()
     return {0, 0}
   end
@@ -111,11 +68,7 @@ if ARGV[4] == 's' then
   if left <= 0 then
     redis.call('HDEL', rinfo, 'o:' .. owner)
     left = 0
-    -- info: owner, host, pid, user, cmd, since, fence
-    local f = {}
-    for field in string.gmatch(info .. '\t', '([^\t]*)\t') do
-      f[#f + 1] = field
-    end
+    local f = tab_fields(info) -- owner, host, pid, user, cmd, since, fence
     err = record_release('s', f[2], f[3], f[4], f[5], f[6], f[7], now_ms())
   end
   wake_waiters()

@@ -1,11 +1,15 @@
 -- Extend a lease, only if OWNER still holds it; never shorten it (a nested holder may have
 -- asked for a longer lease). Nobody but the holder itself renews a shared hold.
 --
---   redis-cli --eval lua/renew.lua dlock:{job}:lock dlock:{job}:readers dlock:{job}:rinfo , \
+--   redis-cli --eval build/lua/renew.lua dlock:{job}:lock dlock:{job}:readers dlock:{job}:rinfo , \
 --     OWNER TTL_MS MODE HOLD
 --
 -- MODE is "x" (exclusive, default) or "s" (shared, identified by its HOLD id).
 -- Returns 1 if renewed, 0 if the lease is no longer ours.
+
+-- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+--@include lib/lease.lua
+
 local lock, readers, rinfo = KEYS[1], KEYS[2], KEYS[3]
 local owner, ttl = ARGV[1], tonumber(ARGV[2])
 
@@ -13,26 +17,19 @@ if ARGV[3] == 's' then
   local hold = ARGV[4]
   local t = redis.call('TIME')
   local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  local deadline = tonumber(redis.call('ZSCORE', readers, hold))
-  local info = redis.call('HGET', rinfo, hold)
-  if not deadline or deadline <= now_ms or not info or string.match(info, '^[^\t]*') ~= owner then
+  local deadline = owned_deadline(readers, hold, rinfo, hold, owner, now_ms)
+  if not deadline then
     return 0
   end
   if deadline < now_ms + ttl then
     redis.call('ZADD', readers, 'XX', now_ms + ttl, hold)
   end
-  for _, key in ipairs({readers, rinfo}) do
-    if redis.call('PTTL', key) < ttl then
-      redis.call('PEXPIRE', key, ttl)
-    end
-  end
+  extend_expiry({readers, rinfo}, ttl)
   return 1
 end
 
 if redis.call('HGET', lock, 'owner') ~= owner then
   return 0
 end
-if redis.call('PTTL', lock) < ttl then
-  redis.call('PEXPIRE', lock, ttl)
-end
+extend_expiry({lock}, ttl)
 return 1

@@ -1,6 +1,6 @@
 -- Take one of LIMIT permits of a semaphore, or queue for one in arrival order.
 --
---   redis-cli --eval lua/sem_acquire.lua dlock:{pool}:sem dlock:{pool}:permits \
+--   redis-cli --eval build/lua/sem_acquire.lua dlock:{pool}:sem dlock:{pool}:permits \
 --     dlock:{pool}:fence dlock:{pool}:squeue dlock:{pool}:salive dlock:{pool}:swake: , \
 --     OWNER PERMIT TTL_MS WAITER HEARTBEAT_MS LIMIT HOST PID USER CMD
 --
@@ -15,34 +15,29 @@
 --         {0, ms until the first permit may expire (-1: none held; when one is free but others
 --          are queued first: until the first heartbeat in the queue may lapse), limit, permits held,
 --          queued waiters, then host, pid, user, cmd, since ms, fence of up to 5 holders}.
+
+-- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+--@include lib/waiters.lua
+--@include lib/wake.lua
+--@include lib/permits.lua
+--@include lib/fence.lua
+--@include lib/lease.lua
+--@include lib/holder.lua
+
 local sem, permits, fence, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local owner, permit, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local waiter, heartbeat, limit = ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
-local fence_lifetime_ms = 30 * 86400 * 1000
 local shown_holders = 5
+local s = {sem = sem, permits = permits, queue = queue, alive = alive, wake = wake}
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
--- The permits of crashed holders come back once their lease has run out.
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', permits, '-inf', now_ms)) do
-  redis.call('HDEL', sem, 'p:' .. id)
-  redis.call('ZREM', permits, id)
-end
-
-local function fields(info)
-  local f = {}
-  for field in string.gmatch(info .. '\t', '([^\t]*)\t') do
-    f[#f + 1] = field
-  end
-  return f
-end
+drop_expired_permits(s, now_ms)
 
 local function forget_waiter()
   if waiter ~= '' then
-    redis.call('ZREM', queue, waiter)
-    redis.call('ZREM', alive, waiter)
-    redis.call('DEL', wake .. waiter)
+    drop_waiter(s, waiter)
   end
 end
 
@@ -54,9 +49,7 @@ local function nudge(count)
   end
   for _, id in ipairs(redis.call('ZRANGE', queue, 0, count - 1)) do
     if id ~= waiter then
-      redis.call('LPUSH', wake .. id, 1)
-      redis.call('LTRIM', wake .. id, 0, 0)
-      redis.call('PEXPIRE', wake .. id, 2 * heartbeat)
+      wake_up(wake .. id, 2 * heartbeat)
     end
   end
 end
@@ -65,7 +58,7 @@ local mine = redis.call('HGET', sem, 'p:' .. permit)
 if mine then
   -- A replay of an acquire that already succeeded.
   forget_waiter()
-  return {1, tonumber(fields(mine)[7]), redis.call('ZCARD', permits)}
+  return {1, tonumber(tab_fields(mine)[7]), redis.call('ZCARD', permits)}
 end
 
 local held = redis.call('ZCARD', permits)
@@ -80,11 +73,7 @@ end
 -- The queue is usually empty, so look before purging.
 local queued = redis.call('ZCARD', queue)
 if queued > 0 then
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now_ms)) do
-    redis.call('ZREM', queue, id)
-    redis.call('ZREM', alive, id)
-    redis.call('DEL', wake .. id)
-  end
+  drop_dead_waiters(s, now_ms)
   queued = redis.call('ZCARD', queue)
 end
 
@@ -97,35 +86,19 @@ if waiter ~= '' then
 end
 
 if ahead < free then
-  local token = redis.call('INCR', fence)
-  if token == 1 then
-    -- Same rule as acquire.lua: a lost counter restarts from the server clock in us.
-    token = tonumber(t[1]) * 1000000 + tonumber(t[2])
-    redis.call('SET', fence, token)
-  end
-  redis.call('PEXPIRE', fence, fence_lifetime_ms)
+  local token = next_fence(fence, t)
   redis.call('HSET', sem, 'limit', limit, 'p:' .. permit,
-             table.concat({owner, ARGV[7], ARGV[8], ARGV[9], ARGV[10],
-                           string.format('%.0f', now_ms), string.format('%.0f', token)}, '\t'))
+             holder_info(owner, ARGV[7], ARGV[8], ARGV[9], ARGV[10], now_ms, token))
   redis.call('ZADD', permits, now_ms + ttl, permit)
   -- The semaphore outlives the longest lease, and vanishes when abandoned.
-  for _, key in ipairs({sem, permits}) do
-    if redis.call('PTTL', key) < ttl then
-      redis.call('PEXPIRE', key, ttl)
-    end
-  end
+  extend_expiry({sem, permits}, ttl)
   forget_waiter()
   return {1, token, held + 1}
 end
 
 nudge(free) -- all of them are ahead of the caller
 if waiter ~= '' then
-  local arrival = tonumber(t[1]) * 1000000 + tonumber(t[2])
-  redis.call('ZADD', queue, 'NX', arrival, waiter)
-  redis.call('ZADD', alive, now_ms + heartbeat, waiter)
-  -- The queue outlives its last live waiter by one heartbeat at most.
-  redis.call('PEXPIRE', queue, heartbeat)
-  redis.call('PEXPIRE', alive, heartbeat)
+  enqueue_waiter(s, waiter, tonumber(t[1]) * 1000000 + tonumber(t[2]), false, now_ms, heartbeat)
 end
 local first = redis.call('ZRANGE', permits, 0, 0, 'WITHSCORES')
 local left = first[2] and tonumber(first[2]) - now_ms or -1
@@ -139,7 +112,7 @@ if free > 0 then
 end
 local reply = {0, left, held > 0 and in_force or limit, held, redis.call('ZCARD', queue)}
 for _, id in ipairs(redis.call('ZRANGE', permits, 0, shown_holders - 1)) do
-  local f = fields(redis.call('HGET', sem, 'p:' .. id) or '')
+  local f = tab_fields(redis.call('HGET', sem, 'p:' .. id) or '')
   for i = 2, 7 do
     reply[#reply + 1] = f[i] or ''
   end

@@ -1,7 +1,7 @@
 -- Read a semaphore permit by permit (changes nothing; expired permits and lapsed waiters are
 -- not counted): what `dlock sem status` shows.
 --
---   redis-cli --eval lua/sem_status.lua dlock:{pool}:sem dlock:{pool}:permits \
+--   redis-cli --eval build/lua/sem_status.lua dlock:{pool}:sem dlock:{pool}:permits \
 --     dlock:{pool}:salive
 --
 -- KEYS: semaphore hash, permits (zset permit -> lease deadline ms), waiter heartbeats (zset).
@@ -9,17 +9,11 @@
 --          the order their leases end: permit id, deadline ms, host, pid, user, cmd, since ms,
 --          fencing token}.
 -- Holder info strings are "owner\thost\tpid\tuser\tcmd\tsince_ms\tfence".
-local sem, permits, alive = KEYS[1], KEYS[2], KEYS[3]
 
--- The fields of a holder info string. The command may contain tabs itself, so the fields
--- around it are taken from both ends.
-local function holder_fields(info)
-  local owner, host, pid, user, rest =
-    string.match(info, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$')
-  local cmd, since, fence = string.match(rest or '', '^(.*)\t([^\t]*)\t([^\t]*)$')
-  return {owner or info, host or '', tonumber(pid) or 0, user or '', cmd or '',
-          tonumber(since) or 0, tonumber(fence) or 0}
-end
+-- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+--@include lib/holder.lua
+
+local sem, permits, alive = KEYS[1], KEYS[2], KEYS[3]
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)

@@ -1,7 +1,7 @@
 -- Everything about one name, read in one round trip (changes nothing): its lock (exclusive
 -- holder or shared holders), its semaphore and its latch, with the live waiters of each.
 --
---   redis-cli --eval lua/status.lua dlock:{job}:lock dlock:{job}:readers dlock:{job}:rinfo \
+--   redis-cli --eval build/lua/status.lua dlock:{job}:lock dlock:{job}:readers dlock:{job}:rinfo \
 --     dlock:{job}:alive dlock:{job}:latch dlock:{job}:latch-waiters dlock:{job}:sem \
 --     dlock:{job}:permits dlock:{job}:squeue
 --
@@ -19,21 +19,15 @@
 --   latch:     {} when absent, else {count, initial, PTTL ms, live waiters};
 --   semaphore: {} when absent, else {limit, waiters, holder fields...}.
 -- Holder info strings are "owner\thost\tpid\tuser\tcmd\tsince_ms\tfence".
+
+-- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+--@include lib/holder.lua
+
 local lock, readers, rinfo, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local latch, latch_waiters, sem, permits, squeue = KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-
--- The fields of a holder info string: {owner, host, pid, user, cmd, since ms, fence}. The
--- command may contain tabs itself, so the fields around it are taken from both ends.
-local function holder_fields(info)
-  local owner, host, pid, user, rest =
-    string.match(info, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$')
-  local cmd, since, fence = string.match(rest or '', '^(.*)\t([^\t]*)\t([^\t]*)$')
-  return {owner or info, host or '', tonumber(pid) or 0, user or '', cmd or '',
-          tonumber(since) or 0, tonumber(fence) or 0}
-end
 
 -- The live members of `zset` (deadline > now), grouped by owner, appended to `out`.
 local function holders(zset, info_hash, field_prefix, out)

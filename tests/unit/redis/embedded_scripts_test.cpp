@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <set>
+#include <string>
+#include <vector>
 
 using namespace dlock;
 using dlock::test::sha1_hex;
@@ -53,16 +55,90 @@ TEST_CASE("script names are unique", "[scripts]") {
         CHECK(names.insert(s.name).second);
 }
 
-TEST_CASE("each lua/*.lua file is embedded byte for byte", "[scripts]") {
-    size_t files = 0;
-    for (const auto& entry : std::filesystem::directory_iterator(DLOCK_SOURCE_DIR "/lua")) {
-        if (entry.path().extension() != ".lua")
+namespace {
+
+// The rule of cmake/ComposeLua.cmake, restated: each line "--@include <piece>" is replaced by
+// lua/<piece>, itself composed, the first time the script includes it (later: by nothing); a
+// piece ends with a newline and is followed by a blank line.
+std::string composed(const std::string& rel, std::set<std::string>& seen) {
+    const std::string text = test::read_file(DLOCK_SOURCE_DIR "/lua/" + rel);
+    const std::string directive = "--@include ";
+    std::string out;
+    for (size_t at = 0; at < text.size();) {
+        const size_t end = std::min(text.find('\n', at), text.size());
+        const std::string line = text.substr(at, end - at);
+        at = end + 1;
+        if (line.rfind(directive, 0) != 0) {
+            out += line + (end < text.size() ? "\n" : "");
             continue;
-        ++files;
-        const std::string name = entry.path().stem().string();
+        }
+        const std::string piece_rel = line.substr(directive.size());
+        if (!seen.insert(piece_rel).second)
+            continue;
+        std::string piece = composed(piece_rel, seen);
+        if (!piece.empty() && piece.back() != '\n')
+            piece += '\n';
+        if (!piece.empty() && (at >= text.size() || text[at] != '\n'))
+            piece += '\n';
+        out += piece;
+    }
+    return out;
+}
+
+std::string composed(const std::string& script) {
+    std::set<std::string> seen{script};
+    return composed(script, seen);
+}
+
+std::vector<std::filesystem::path> lua_files(const std::string& dir) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        if (entry.path().extension() == ".lua")
+            files.push_back(entry.path());
+    return files;
+}
+
+} // namespace
+
+TEST_CASE("each lua/*.lua script is embedded composed from its lua/lib pieces", "[scripts]") {
+    const auto files = lua_files(DLOCK_SOURCE_DIR "/lua");
+    for (const auto& path : files) {
+        const std::string name = path.stem().string();
         INFO(name);
         REQUIRE(has_script(name));
-        CHECK(redis::script(name).body == test::read_file(entry.path().string()));
+        const auto body = redis::script(name).body;
+        CHECK(body == composed(path.filename().string()));
+        CHECK(body.find("--@include") == std::string_view::npos);
+        if (test::read_file(path.string()).find("--@include") == std::string::npos)
+            CHECK(body == test::read_file(path.string())); // nothing to compose: byte for byte
     }
-    CHECK(files == redis::embedded_scripts().size());
+    CHECK(files.size() == redis::embedded_scripts().size()); // pieces are not scripts
+}
+
+TEST_CASE("the composed scripts in the build tree are the embedded bodies", "[scripts]") {
+    // build/lua/<name>.lua is what `redis-cli --eval` runs (the scripts' headers and README).
+    const auto files = lua_files(DLOCK_LUA_BUILD_DIR);
+    CHECK(files.size() == redis::embedded_scripts().size());
+    for (const auto& s : redis::embedded_scripts()) {
+        INFO(s.name);
+        const std::string path = DLOCK_LUA_BUILD_DIR "/" + std::string(s.name) + ".lua";
+        REQUIRE(std::filesystem::exists(path));
+        CHECK(test::read_file(path) == s.body);
+    }
+}
+
+TEST_CASE("the shared pieces are in every script that includes them, once", "[scripts]") {
+    const std::string wake_waiters = "local function wake_lock_waiters(";
+    for (auto name : {"leave", "release"}) {
+        INFO(name);
+        const auto body = redis::script(name).body;
+        const auto first = body.find(wake_waiters);
+        REQUIRE(first != std::string_view::npos);
+        CHECK(body.find(wake_waiters, first + 1) == std::string_view::npos);
+    }
+    // leave.lua includes lib/waiters.lua, and again through lib/lock_wake.lua.
+    const auto body = redis::script("leave").body;
+    const auto first = body.find("local function drop_waiter(");
+    REQUIRE(first != std::string_view::npos);
+    CHECK(body.find("local function drop_waiter(", first + 1) == std::string_view::npos);
 }

@@ -1,0 +1,29 @@
+-- lib/history.lua: append to a name's history stream.
+
+-- A number of ms (or a fencing token) as the digits of an integer: Lua would write 1.7e+12.
+local function ms(n)
+  return string.format('%.0f', n)
+end
+
+-- Append an event (`fields`: names and values alternating) to the stream `history` (nil: no
+-- history kept), capped at about 1000 entries and kept 30 days after its last write. It must
+-- never fail the operation it records: an error is returned, not raised.
+local function history_append(history, fields)
+  if not history then
+    return nil
+  end
+  local added = redis.pcall('XADD', history, 'MAXLEN', '~', 1000, '*', unpack(fields))
+  if type(added) == 'table' and added.err then
+    return added.err
+  end
+  redis.pcall('PEXPIRE', history, 30 * 86400 * 1000)
+  return nil
+end
+
+-- `reply`, with the history error `err` appended when there was one.
+local function with_error(reply, err)
+  if err then
+    reply[#reply + 1] = err
+  end
+  return reply
+end
