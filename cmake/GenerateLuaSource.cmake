@@ -7,7 +7,9 @@ string(APPEND body "std::span<const EmbeddedScript> embedded_scripts() {\n")
 string(APPEND body "    static const EmbeddedScript scripts[] = {\n")
 list(SORT INPUTS)
 file(GLOB stale_composed ${COMPOSED_DIR}/*.lua) # e.g. of a script since renamed
-file(REMOVE ${stale_composed})
+if(stale_composed) # none in a new build tree, and file(REMOVE) wants at least one
+  file(REMOVE ${stale_composed})
+endif()
 foreach(path IN LISTS INPUTS)
   get_filename_component(name ${path} NAME_WE)
   get_filename_component(lua_dir ${path} DIRECTORY)
