@@ -1,6 +1,7 @@
 #include "app/bench.hpp"
 
 #include "app/bench_stats.hpp"
+#include "app/run.hpp"
 #include "lock/acquire.hpp"
 #include "redis/command_stats.hpp"
 #include "redis/lock_backend.hpp"
@@ -56,7 +57,7 @@ double per_second(int count, Clock::duration elapsed) {
 
 // Runs `cycles` dlock acquire+release cycles and as many minimal-lock cycles, interleaved in
 // chunks so that both see the same machine load.
-Result<Uncontended> measure_uncontended(const Connection& c, const BenchOptions& o) {
+Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o) {
     const auto keys = lock::Keys::of(c.prefix, o.name + "-uncontended");
     redis::LockBackend backend(c.redis);
     auto conn = redis::Connection::open(c.redis);
@@ -110,7 +111,7 @@ Result<Uncontended> measure_uncontended(const Connection& c, const BenchOptions&
 // releases and the lock is handed down the queue. Repeated until enough samples.
 class HandoverRun {
   public:
-    HandoverRun(const Connection& c, const BenchOptions& o, int waiters)
+    HandoverRun(const Target& c, const BenchOptions& o, int waiters)
         : c_(c), keys_(lock::Keys::of(c.prefix, fmt::format("{}-handover-{}", o.name, waiters))),
           waiters_(waiters), rounds_((o.handovers + waiters - 1) / waiters) {}
 
@@ -122,7 +123,7 @@ class HandoverRun {
                        redis::CommandCalls& total);
     Result<void> wait_queued(redis::Connection& stats);
 
-    const Connection& c_;
+    const Target& c_;
     lock::Keys keys_;
     int waiters_;
     int rounds_;
@@ -260,7 +261,7 @@ Result<Handover> HandoverRun::run() {
     return out;
 }
 
-void print_table(const Connection& c, const Uncontended& u, const std::vector<Handover>& runs) {
+void print_table(const Target& c, const Uncontended& u, const std::vector<Handover>& runs) {
     out::print("dlock bench against {}\n\n", c.redis.endpoint.display());
     out::print("uncontended acquire+release, dlock:           {:>8.0f} cycles/s\n", u.cycles_per_s);
     out::print("same with minimal SET NX + compare-and-delete: {:>8.0f} cycles/s\n",
@@ -274,7 +275,7 @@ void print_table(const Connection& c, const Uncontended& u, const std::vector<Ha
                    h.scripts_per_handover, h.round_trips_per_handover);
 }
 
-void print_json(const Connection& c, const Uncontended& u, const std::vector<Handover>& runs) {
+void print_json(const Target& c, const Uncontended& u, const std::vector<Handover>& runs) {
     out::print("{{\"redis\":\"{}\",\"uncontended\":{{\"cycles_per_s\":{:.1f},"
                "\"minimal_cycles_per_s\":{:.1f},\"ratio\":{:.3f}}},\"handover\":[",
                c.redis.endpoint.display(), u.cycles_per_s, u.baseline_cycles_per_s, u.ratio());
@@ -292,15 +293,15 @@ void print_json(const Connection& c, const Uncontended& u, const std::vector<Han
 
 } // namespace
 
-int bench(const Connection& connection, const BenchOptions& options) {
-    auto uncontended = measure_uncontended(connection, options);
+int bench(const Target& target, const BenchOptions& options) {
+    auto uncontended = measure_uncontended(target, options);
     if (!uncontended) {
         log::error("{}", uncontended.error().message);
         return uncontended.error().exit_code;
     }
     std::vector<Handover> runs;
     for (int k : options.waiters) {
-        auto h = HandoverRun(connection, options, k).run();
+        auto h = HandoverRun(target, options, k).run();
         if (!h) {
             log::error("handover with {} waiters: {}", k, h.error().message);
             return h.error().exit_code;
@@ -308,9 +309,9 @@ int bench(const Connection& connection, const BenchOptions& options) {
         runs.push_back(*h);
     }
     if (options.json)
-        print_json(connection, *uncontended, runs);
+        print_json(target, *uncontended, runs);
     else
-        print_table(connection, *uncontended, runs);
+        print_table(target, *uncontended, runs);
     return exit_code::ok;
 }
 

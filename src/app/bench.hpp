@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/run.hpp"
+#include "app/target.hpp"
 
 #include <string>
 #include <vector>
@@ -16,6 +16,6 @@ struct BenchOptions {
 };
 
 // `dlock bench`: measures this Redis as dlock uses it. Prints a table or JSON on stdout.
-int bench(const Connection& connection, const BenchOptions& options);
+int bench(const Target& target, const BenchOptions& options);
 
 } // namespace dlock::app

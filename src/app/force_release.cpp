@@ -1,5 +1,6 @@
 #include "app/force_release.hpp"
 
+#include "app/run.hpp"
 #include "app/self_info.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
@@ -150,13 +151,13 @@ Result<std::string> parse_permit_id(std::string_view text) {
     return std::string(text);
 }
 
-int force_release(const Connection& connection, const ForceReleaseOptions& options) {
-    auto conn = redis::Connection::open(connection.redis);
+int force_release(const Target& target, const ForceReleaseOptions& options) {
+    auto conn = redis::Connection::open(target.redis);
     if (!conn)
         return report(conn.error());
     if (!options.permit.empty() || options.all_permits)
-        return break_permits(*conn, connection.prefix, options.name, options.permit);
-    return break_lock(*conn, connection.prefix, options.name);
+        return break_permits(*conn, target.prefix, options.name, options.permit);
+    return break_lock(*conn, target.prefix, options.name);
 }
 
 } // namespace dlock::app

@@ -108,13 +108,13 @@ std::vector<std::string> entry_row(const redis::HistoryEntry& e) {
 
 } // namespace
 
-int history(const Connection& connection, const HistoryOptions& options) {
-    auto conn = redis::Connection::open(connection.redis);
+int history(const Target& target, const HistoryOptions& options) {
+    auto conn = redis::Connection::open(target.redis);
     if (!conn) {
         log::error("{}", conn.error().message);
         return conn.error().exit_code;
     }
-    const auto key = lock::Keys::of(connection.prefix, options.name).history;
+    const auto key = lock::Keys::of(target.prefix, options.name).history;
     auto entries = redis::read_history(*conn, key, options.count);
     if (!entries) {
         log::error("{}", entries.error().message);

@@ -127,9 +127,9 @@ Result<int64_t> parse_latch_count(std::string_view text, std::string_view what) 
     return value;
 }
 
-int latch_create(const Connection& connection, const LatchCreateOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
-    Session session(connection.redis);
+int latch_create(const Target& target, const LatchCreateOptions& options) {
+    const auto keys = LatchKeys::of(target.prefix, options.name);
+    Session session(target.redis);
     const std::string count = std::to_string(options.count), ttl = ms(options.ttl);
     auto reply = session.script("latch_create", {keys.latch, keys.ids, keys.waiters}, {count, ttl});
     if (!reply)
@@ -152,9 +152,9 @@ int latch_create(const Connection& connection, const LatchCreateOptions& options
     return exit_code::ok;
 }
 
-int latch_count_down(const Connection& connection, const LatchCountDownOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
-    Session session(connection.redis);
+int latch_count_down(const Target& target, const LatchCountDownOptions& options) {
+    const auto keys = LatchKeys::of(target.prefix, options.name);
+    Session session(target.redis);
     const std::string n = std::to_string(options.n), request = random_hex(16),
                       wake_ttl = ms(kWakeTtl);
     auto reply = session.script("latch_count_down", {keys.latch, keys.ids, keys.waiters, keys.wake},
@@ -171,10 +171,10 @@ int latch_count_down(const Connection& connection, const LatchCountDownOptions& 
     return exit_code::ok;
 }
 
-int latch_wait(const Connection& connection, const LatchWaitOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
+int latch_wait(const Target& target, const LatchWaitOptions& options) {
+    const auto keys = LatchKeys::of(target.prefix, options.name);
     const auto start = Clock::now();
-    Session session(connection.redis);
+    Session session(target.redis);
     const std::string waiter = random_hex(16), heartbeat = ms(kLatchWaiterHeartbeat);
     const std::string wake = keys.wake + waiter;
     std::optional<int64_t> last_count; // set once the latch was seen: then absent means expired
@@ -216,9 +216,9 @@ int latch_wait(const Connection& connection, const LatchWaitOptions& options) {
     }
 }
 
-int latch_status(const Connection& connection, const LatchStatusOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
-    Session session(connection.redis);
+int latch_status(const Target& target, const LatchStatusOptions& options) {
+    const auto keys = LatchKeys::of(target.prefix, options.name);
+    Session session(target.redis);
     auto reply = session.script("latch_status", {keys.latch, keys.waiters}, {});
     if (!reply)
         return report(reply.error());

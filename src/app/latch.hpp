@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/run.hpp"
+#include "app/target.hpp"
 #include "util/duration.hpp"
 #include "util/exit_codes.hpp"
 
@@ -60,9 +60,9 @@ inline constexpr Millis kLatchWaiterHeartbeat{3000};
 inline constexpr Millis kLatchWaitRound{1000};
 
 // Each returns the exit status; every failure has been reported on stderr.
-int latch_create(const Connection& connection, const LatchCreateOptions& options);
-int latch_count_down(const Connection& connection, const LatchCountDownOptions& options);
-int latch_wait(const Connection& connection, const LatchWaitOptions& options);
-int latch_status(const Connection& connection, const LatchStatusOptions& options);
+int latch_create(const Target& target, const LatchCreateOptions& options);
+int latch_count_down(const Target& target, const LatchCountDownOptions& options);
+int latch_wait(const Target& target, const LatchWaitOptions& options);
+int latch_status(const Target& target, const LatchStatusOptions& options);
 
 } // namespace dlock::app

@@ -123,7 +123,7 @@ int supervise(const RunOptions& options, const lock::HolderInfo& self, lock::Bac
 
 } // namespace
 
-int run(const Connection& connection, const RunOptions& options) {
+int run(const Target& target, const RunOptions& options) {
     if (auto fds = check_fd_budget(); !fds) { // before anything is written to Redis
         log::error("{}", fds.error().message);
         return fds.error().exit_code;
@@ -131,10 +131,10 @@ int run(const Connection& connection, const RunOptions& options) {
     // A permit is never re-entered: a nested `sem run` takes another one.
     const auto owners = RunOwners::resolve(options.names, options.permits == 0);
     const lock::HolderInfo self = self_info(options.command_line);
-    const auto store = redis::backend_for(connection.redis, options.permits);
+    const auto store = redis::backend_for(target.redis, options.permits);
     lock::Backend& backend = *store;
-    lock::LeaseSet leases(redis::backend_factory_for(connection.redis, options.permits),
-                          options.ttl, options.kill_after, kWaiterHeartbeat);
+    lock::LeaseSet leases(redis::backend_factory_for(target.redis, options.permits), options.ttl,
+                          options.kill_after, kWaiterHeartbeat);
     // A signal while a multi-name run waits for a later name must not leave the earlier ones
     // held until their TTL runs out: catch it, give them back, then die of it. (One name: the
     // default action is right, and costs no system calls.)
@@ -142,7 +142,7 @@ int run(const Connection& connection, const RunOptions& options) {
     if (options.names.size() > 1)
         latch.emplace(std::initializer_list<int>{SIGINT, SIGTERM, SIGHUP, SIGQUIT});
     auto taken = lock::acquire_all(
-        backend, lease_requests(connection, options, owners, self), options.wait, leases,
+        backend, lease_requests(target, options, owners, self), options.wait, leases,
         latch ? std::function<bool()>([&] { return latch->caught() != 0; }) : nullptr);
     if (latch && latch->caught()) { // acquire_all returned Interrupted, or all were just taken
         leases.release_all(backend);
@@ -156,7 +156,7 @@ int run(const Connection& connection, const RunOptions& options) {
     if (auto* blocked = std::get_if<lock::Blocked>(&*taken)) {
         if (blocked->refused.timed_out && options.wait && history_of(backend))
             record_timed_out_wait(*history_of(backend),
-                                  lock::Keys::of(connection.prefix, blocked->name), self,
+                                  lock::Keys::of(target.prefix, blocked->name), self,
                                   options.shared, blocked->refused.last, *options.wait);
         return report_refusal(options, *blocked);
     }

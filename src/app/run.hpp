@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redis/endpoint.hpp"
+#include "app/target.hpp"
 #include "util/duration.hpp"
 #include "util/exit_codes.hpp"
 
@@ -11,11 +11,6 @@
 #include <vector>
 
 namespace dlock::app {
-
-struct Connection {
-    redis::ConnectOptions redis;
-    std::string prefix = "dlock";
-};
 
 struct RunOptions {
     std::vector<std::string> names;        // distinct, in command-line order; all or none are taken
@@ -37,6 +32,6 @@ inline constexpr Millis kWaiterHeartbeat{3000};
 // `dlock run`: take the lease on every name (or none), run the command while watchdogs renew
 // them, release. Returns the exit status (see util/exit_codes.hpp); every failure has been
 // reported on stderr.
-int run(const Connection& connection, const RunOptions& options);
+int run(const Target& target, const RunOptions& options);
 
 } // namespace dlock::app

@@ -9,11 +9,10 @@
 
 namespace dlock::app {
 
-int semaphore_status(const Connection& connection, const SemaphoreStatusOptions& options) {
-    auto conn = redis::Connection::open(connection.redis);
-    auto state = conn.and_then([&](redis::Connection& c) {
-        return redis::read_permits(c, connection.prefix, options.name);
-    });
+int semaphore_status(const Target& target, const SemaphoreStatusOptions& options) {
+    auto conn = redis::Connection::open(target.redis);
+    auto state = conn.and_then(
+        [&](redis::Connection& c) { return redis::read_permits(c, target.prefix, options.name); });
     if (!state) {
         log::error("{}", state.error().message);
         return state.error().exit_code;

@@ -17,13 +17,13 @@ int report(const Error& error) {
 
 } // namespace
 
-int status(const Connection& connection, const StatusOptions& options) {
-    auto conn = redis::Connection::open(connection.redis);
+int status(const Target& target, const StatusOptions& options) {
+    auto conn = redis::Connection::open(target.redis);
     if (!conn)
         return report(conn.error());
     std::vector<std::string> names = options.names;
     if (names.empty()) {
-        auto found = redis::scan_names(*conn, connection.prefix);
+        auto found = redis::scan_names(*conn, target.prefix);
         if (!found)
             return report(found.error());
         names = std::move(*found);
@@ -34,13 +34,13 @@ int status(const Connection& connection, const StatusOptions& options) {
         return names.empty() ? exit_code::nothing : exit_code::ok;
     }
 
-    auto state = redis::read_status(*conn, connection.prefix, names);
+    auto state = redis::read_status(*conn, target.prefix, names);
     if (!state)
         return report(state.error());
     if (options.json)
         out::print("{}\n", status_json(*state));
     else if (state->names.empty())
-        out::print("nothing under prefix {}\n", connection.prefix);
+        out::print("nothing under prefix {}\n", target.prefix);
     else
         out::print("{}", status_table(*state));
     for (const auto& name : state->names)

@@ -67,7 +67,7 @@ Result<app::BenchOptions> BenchCommand::options() const {
 
 Result<void> BenchCommand::check(const GlobalOptions& globals) const {
     return globals.resolve().and_then(
-        [&](const app::Connection&) { return options().map([](const app::BenchOptions&) {}); });
+        [&](const app::Target&) { return options().map([](const app::BenchOptions&) {}); });
 }
 
 int BenchCommand::execute(const GlobalOptions& globals) {

@@ -10,8 +10,8 @@ int report(const Error& error) {
     return error.exit_code;
 }
 
-Result<app::Connection> connection_for(const GlobalOptions& globals,
-                                       const std::vector<std::string>& names) {
+Result<app::Target> target_for(const GlobalOptions& globals,
+                               const std::vector<std::string>& names) {
     for (const auto& name : names)
         if (auto valid = lock::validate_name(name); !valid)
             return tl::unexpected(valid.error());

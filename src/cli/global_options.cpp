@@ -144,8 +144,8 @@ Result<void> GlobalOptions::load() {
     return {};
 }
 
-Result<app::Connection> GlobalOptions::resolve() const {
-    app::Connection out;
+Result<app::Target> GlobalOptions::resolve() const {
+    app::Target out;
     const auto& url = settings_.get("redis");
     auto endpoint = typed(url, redis::parse_url(url.value));
     if (!endpoint)

@@ -33,8 +33,7 @@ HistoryCommand::HistoryCommand(CLI::App& parent) {
     app_->footer(kHistoryExitStatus);
 }
 
-Result<app::Connection> HistoryCommand::connection(const GlobalOptions& globals,
-                                                   int64_t& count) const {
+Result<app::Target> HistoryCommand::target(const GlobalOptions& globals, int64_t& count) const {
     count = app::kDefaultHistoryCount;
     if (count_option_->count() > 0) {
         auto n = parse_integer(count_, 1, app::kMaxHistoryCount, "--count");
@@ -42,18 +41,18 @@ Result<app::Connection> HistoryCommand::connection(const GlobalOptions& globals,
             return tl::unexpected(n.error());
         count = *n;
     }
-    return connection_for(globals, {name_});
+    return target_for(globals, {name_});
 }
 
 Result<void> HistoryCommand::check(const GlobalOptions& globals) const {
     int64_t count = 0;
-    return connection(globals, count).map([](const app::Connection&) {});
+    return target(globals, count).map([](const app::Target&) {});
 }
 
 int HistoryCommand::execute(const GlobalOptions& globals) {
     app::HistoryOptions options{name_, app::kDefaultHistoryCount, json_};
     int64_t count = 0;
-    auto ready = connection(globals, count);
+    auto ready = target(globals, count);
     if (!ready)
         return report(ready.error());
     options.count = static_cast<decltype(options.count)>(count);

@@ -17,7 +17,7 @@ class HistoryCommand {
     Result<void> check(const GlobalOptions& globals) const;
 
   private:
-    Result<app::Connection> connection(const GlobalOptions& globals, int64_t& count) const;
+    Result<app::Target> target(const GlobalOptions& globals, int64_t& count) const;
     CLI::App* app_;
     std::string name_;
     std::string count_;

@@ -101,7 +101,7 @@ Result<LatchCommand::Plan> LatchCommand::plan(const GlobalOptions& globals) cons
     auto connection = globals.resolve();
     if (!connection)
         return tl::unexpected(connection.error());
-    p.connection = std::move(*connection);
+    p.target = std::move(*connection);
     return p;
 }
 
@@ -114,12 +114,12 @@ int LatchCommand::execute(const GlobalOptions& globals) {
     if (!p)
         return report(p.error());
     if (create_->parsed())
-        return app::latch_create(p->connection, p->create);
+        return app::latch_create(p->target, p->create);
     if (count_down_->parsed())
-        return app::latch_count_down(p->connection, p->count_down);
+        return app::latch_count_down(p->target, p->count_down);
     if (wait_->parsed())
-        return app::latch_wait(p->connection, p->wait);
-    return app::latch_status(p->connection, {name_, json_});
+        return app::latch_wait(p->target, p->wait);
+    return app::latch_status(p->target, {name_, json_});
 }
 
 } // namespace dlock::cli

@@ -23,7 +23,7 @@ class LatchCommand {
   private:
     // The parsed subcommand's options, checked.
     struct Plan {
-        app::Connection connection;
+        app::Target target;
         app::LatchCreateOptions create;
         app::LatchCountDownOptions count_down;
         app::LatchWaitOptions wait;

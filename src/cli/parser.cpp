@@ -61,7 +61,7 @@ class Adapter final : public Subcommand {
             return no_command(command).and_then([&] { return command_.check(globals); });
         else // a command without its own checks: at least the global options
             return no_command(command).and_then(
-                [&] { return globals.resolve().map([](const app::Connection&) {}); });
+                [&] { return globals.resolve().map([](const app::Target&) {}); });
     }
 
   private:

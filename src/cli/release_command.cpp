@@ -47,7 +47,7 @@ int ReleaseCommand::execute(const GlobalOptions& globals) {
             return report(permit.error());
         options.permit = std::move(*permit);
     }
-    auto connection = connection_for(globals, {name_});
+    auto connection = target_for(globals, {name_});
     if (!connection)
         return report(connection.error());
     return app::force_release(*connection, options);

@@ -44,8 +44,8 @@ Result<T> for_option(std::string_view option, Result<T> r) {
 
 } // namespace
 
-RunCommand::RunCommand(CLI::App& parent, Target target) {
-    semaphore_ = target == Target::semaphore;
+RunCommand::RunCommand(CLI::App& parent, Kind kind) {
+    semaphore_ = kind == Kind::semaphore;
     const bool semaphore = semaphore_;
     usage_ = semaphore ? "sem run" : "run";
     // What is obtained: a lock, or under `sem run` one of the N permits.
@@ -218,7 +218,7 @@ int RunCommand::execute(const GlobalOptions& globals, const std::vector<std::str
         log::error("{}", ready.error().message);
         return ready.error().exit_code;
     }
-    return app::run(ready->connection, ready->options);
+    return app::run(ready->target, ready->options);
 }
 
 } // namespace dlock::cli

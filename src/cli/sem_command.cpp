@@ -26,7 +26,7 @@ CLI::App& add_sem(CLI::App& parent) {
 } // namespace
 
 SemCommand::SemCommand(CLI::App& parent)
-    : app_(&add_sem(parent)), run_(*app_, RunCommand::Target::semaphore) {
+    : app_(&add_sem(parent)), run_(*app_, RunCommand::Kind::semaphore) {
     run_.app()->footer(run_.app()->get_footer() + "\n" + kSemExitStatus);
     status_ = app_->add_subcommand("status", "Show semaphore NAME: limit, holders, waiters");
     status_->add_option("NAME", name_, "semaphore name")->required();
@@ -40,7 +40,7 @@ Result<void> SemCommand::check(const GlobalOptions& globals,
         return run_.check(globals, command);
     if (!command.empty())
         return usage_error("unexpected '--' (only sem run takes a command)");
-    return connection_for(globals, {name_}).map([](const app::Connection&) {});
+    return target_for(globals, {name_}).map([](const app::Target&) {});
 }
 
 int SemCommand::execute(const GlobalOptions& globals, const std::vector<std::string>& command) {
@@ -48,7 +48,7 @@ int SemCommand::execute(const GlobalOptions& globals, const std::vector<std::str
         return run_.execute(globals, command);
     if (!command.empty())
         return report(Error{exit_code::usage, "unexpected '--' (only sem run takes a command)"});
-    auto connection = connection_for(globals, {name_});
+    auto connection = target_for(globals, {name_});
     if (!connection)
         return report(connection.error());
     return app::semaphore_status(*connection, {name_, json_});

@@ -27,18 +27,18 @@ StatusCommand::StatusCommand(CLI::App& parent) {
     app_->footer(kStatusExitStatus);
 }
 
-Result<app::Connection> StatusCommand::connection(const GlobalOptions& globals) const {
+Result<app::Target> StatusCommand::target(const GlobalOptions& globals) const {
     if (names_only_ && !names_.empty())
         return usage_error("--names lists every name in use; it takes no NAME");
-    return connection_for(globals, names_);
+    return target_for(globals, names_);
 }
 
 Result<void> StatusCommand::check(const GlobalOptions& globals) const {
-    return connection(globals).map([](const app::Connection&) {});
+    return target(globals).map([](const app::Target&) {});
 }
 
 int StatusCommand::execute(const GlobalOptions& globals) {
-    auto ready = connection(globals);
+    auto ready = target(globals);
     if (!ready)
         return report(ready.error());
     return app::status(*ready, {names_, json_, names_only_});

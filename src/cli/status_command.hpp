@@ -18,7 +18,7 @@ class StatusCommand {
     Result<void> check(const GlobalOptions& globals) const;
 
   private:
-    Result<app::Connection> connection(const GlobalOptions& globals) const;
+    Result<app::Target> target(const GlobalOptions& globals) const;
     CLI::App* app_;
     std::vector<std::string> names_;
     bool json_ = false;
