@@ -60,22 +60,16 @@ double per_second(int count, Clock::duration elapsed) {
 Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o) {
     const auto keys = lock::Keys::of(c.prefix, o.name + "-uncontended");
     redis::LockBackend backend(c.redis);
-    auto conn = redis::Connection::open(c.redis);
-    if (!conn)
-        return tl::unexpected(conn.error());
-    auto acquire_sha = conn->command({"SCRIPT", "LOAD", kMinimalAcquire});
-    auto release_sha = conn->command({"SCRIPT", "LOAD", kMinimalRelease});
-    if (!acquire_sha || !release_sha)
-        return tl::unexpected(acquire_sha ? release_sha.error() : acquire_sha.error());
-    const std::string acquire_sha1(acquire_sha->str()), release_sha1(release_sha->str());
+    TRY_ASSIGN(auto conn, redis::Connection::open(c.redis));
+    TRY_ASSIGN(const auto acquire_sha, conn.command({"SCRIPT", "LOAD", kMinimalAcquire}));
+    TRY_ASSIGN(const auto release_sha, conn.command({"SCRIPT", "LOAD", kMinimalRelease}));
+    const std::string acquire_sha1(acquire_sha.str()), release_sha1(release_sha.str());
     const std::string minimal_key = keys.lock + "-minimal";
 
     auto dlock_cycle = [&]() -> Result<void> {
         auto req = request();
-        auto got = backend.acquire(keys, req);
-        if (!got)
-            return tl::unexpected(got.error());
-        if (!got->acquired)
+        TRY_ASSIGN(const auto got, backend.acquire(keys, req));
+        if (!got.acquired)
             return fail(exit_code::busy, fmt::format("{} is busy; is another bench running?",
                                                      o.name + "-uncontended"));
         return backend.release(keys, req.owner, req.hold_id, kWaiterHeartbeat).map([](auto) {});
@@ -83,8 +77,7 @@ Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o) 
     auto minimal_cycle = [&]() -> Result<void> {
         const std::string token = random_hex(16);
         for (const auto* sha1 : {&acquire_sha1, &release_sha1})
-            if (auto r = conn->command({"EVALSHA", *sha1, "1", minimal_key, token}); !r)
-                return tl::unexpected(r.error());
+            TRY(conn.command({"EVALSHA", *sha1, "1", minimal_key, token}));
         return {};
     };
 
@@ -94,16 +87,14 @@ Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o) 
         const int n = std::min(kChunk, o.cycles - done);
         auto start = Clock::now();
         for (int i = 0; i < n; ++i)
-            if (auto ok = dlock_cycle(); !ok)
-                return tl::unexpected(ok.error());
+            TRY(dlock_cycle());
         dlock_time += Clock::now() - start;
         start = Clock::now();
         for (int i = 0; i < n; ++i)
-            if (auto ok = minimal_cycle(); !ok)
-                return tl::unexpected(ok.error());
+            TRY(minimal_cycle());
         minimal_time += Clock::now() - start;
     }
-    (void)conn->command({"DEL", keys.lock, keys.fence, keys.history, minimal_key});
+    (void)conn.command({"DEL", keys.lock, keys.fence, keys.history, minimal_key});
     return Uncontended{per_second(o.cycles, dlock_time), per_second(o.cycles, minimal_time)};
 }
 
@@ -178,10 +169,8 @@ void HandoverRun::worker() {
 Result<void> HandoverRun::wait_queued(redis::Connection& stats) {
     const auto deadline = Clock::now() + std::chrono::seconds(10);
     while (Clock::now() < deadline) {
-        auto n = stats.command({"ZCARD", keys_.queue});
-        if (!n)
-            return tl::unexpected(n.error());
-        if (n->integer() >= waiters_)
+        TRY_ASSIGN(const auto queued, stats.command({"ZCARD", keys_.queue}));
+        if (queued.integer() >= waiters_)
             return {};
         std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
@@ -191,10 +180,8 @@ Result<void> HandoverRun::wait_queued(redis::Connection& stats) {
 Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& gate,
                                 redis::CommandCalls& total) {
     auto req = request();
-    auto got = gate.acquire(keys_, req);
-    if (!got)
-        return tl::unexpected(got.error());
-    if (!got->acquired)
+    TRY_ASSIGN(const auto got, gate.acquire(keys_, req));
+    if (!got.acquired)
         return fail(exit_code::busy, fmt::format("{} is busy", keys_.lock));
     {
         std::lock_guard lock(mutex_);
@@ -202,11 +189,8 @@ Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& ga
         finished_ = 0;
     }
     changed_.notify_all();
-    if (auto ok = wait_queued(stats); !ok)
-        return ok;
-    auto before = redis::command_stats(stats);
-    if (!before)
-        return tl::unexpected(before.error());
+    TRY(wait_queued(stats));
+    TRY_ASSIGN(const auto before, redis::command_stats(stats));
     last_release_.store(Clock::now().time_since_epoch().count());
     if (auto rel = gate.release(keys_, req.owner, req.hold_id, kWaiterHeartbeat); !rel)
         return tl::unexpected(rel.error());
@@ -218,18 +202,14 @@ Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& ga
         if (error_)
             return tl::unexpected(*error_);
     }
-    auto after = redis::command_stats(stats);
-    if (!after)
-        return tl::unexpected(after.error());
-    for (auto& [name, n] : redis::calls_between(*before, *after))
+    TRY_ASSIGN(const auto after, redis::command_stats(stats));
+    for (auto& [name, n] : redis::calls_between(before, after))
         total[name] += n;
     return {};
 }
 
 Result<Handover> HandoverRun::run() {
-    auto stats = redis::Connection::open(c_.redis);
-    if (!stats)
-        return tl::unexpected(stats.error());
+    TRY_ASSIGN(auto stats, redis::Connection::open(c_.redis));
     redis::LockBackend gate(c_.redis);
     std::vector<std::thread> threads;
     for (int i = 0; i < waiters_; ++i)
@@ -238,7 +218,7 @@ Result<Handover> HandoverRun::run() {
     redis::CommandCalls total;
     Result<void> ok;
     for (int r = 0; r < rounds_ && ok; ++r)
-        ok = round(*stats, gate, total);
+        ok = round(stats, gate, total);
     {
         std::lock_guard lock(mutex_);
         quit_ = true;
@@ -246,9 +226,8 @@ Result<Handover> HandoverRun::run() {
     changed_.notify_all();
     for (auto& t : threads)
         t.join();
-    (void)stats->command({"DEL", keys_.lock, keys_.fence, keys_.queue, keys_.alive, keys_.history});
-    if (!ok)
-        return tl::unexpected(ok.error());
+    (void)stats.command({"DEL", keys_.lock, keys_.fence, keys_.queue, keys_.alive, keys_.history});
+    TRY(ok);
 
     Handover out;
     out.waiters = waiters_;

@@ -39,22 +39,17 @@ Result<app::BenchOptions> BenchCommand::options() const {
     app::BenchOptions o;
     o.name = name_;
     o.json = json_;
-    auto cycles = parse_integer(cycles_, 1, 10'000'000, "--cycles");
-    if (!cycles)
-        return tl::unexpected(cycles.error());
-    o.cycles = static_cast<int>(*cycles);
-    auto handovers = parse_integer(handovers_, 1, 10'000'000, "--handovers");
-    if (!handovers)
-        return tl::unexpected(handovers.error());
-    o.handovers = static_cast<int>(*handovers);
+    TRY_ASSIGN(const int64_t cycles, parse_integer(cycles_, 1, 10'000'000, "--cycles"));
+    o.cycles = static_cast<int>(cycles);
+    TRY_ASSIGN(const int64_t handovers, parse_integer(handovers_, 1, 10'000'000, "--handovers"));
+    o.handovers = static_cast<int>(handovers);
     o.waiters.clear();
     for (const std::string_view list : waiters_) { // "-k 8,32", "-k 8 32" or "-k 8 -k 32"
         for (size_t start = 0;;) {
             const auto comma = list.find(',', start);
-            auto k = parse_integer(list.substr(start, comma - start), 1, 1000, "--waiters");
-            if (!k)
-                return tl::unexpected(k.error());
-            o.waiters.push_back(static_cast<int>(*k));
+            TRY_ASSIGN(const int64_t k,
+                       parse_integer(list.substr(start, comma - start), 1, 1000, "--waiters"));
+            o.waiters.push_back(static_cast<int>(k));
             if (comma == std::string_view::npos)
                 break;
             start = comma + 1;

@@ -13,8 +13,7 @@ int report(const Error& error) {
 Result<app::Target> target_for(const GlobalOptions& globals,
                                const std::vector<std::string>& names) {
     for (const auto& name : names)
-        if (auto valid = lock::validate_name(name); !valid)
-            return tl::unexpected(valid.error());
+        TRY(lock::validate_name(name));
     return globals.resolve();
 }
 

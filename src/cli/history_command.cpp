@@ -36,10 +36,7 @@ HistoryCommand::HistoryCommand(CLI::App& parent) {
 Result<app::Target> HistoryCommand::target(const GlobalOptions& globals, int64_t& count) const {
     count = app::kDefaultHistoryCount;
     if (count_option_->count() > 0) {
-        auto n = parse_integer(count_, 1, app::kMaxHistoryCount, "--count");
-        if (!n)
-            return tl::unexpected(n.error());
-        count = *n;
+        TRY_ASSIGN(count, parse_integer(count_, 1, app::kMaxHistoryCount, "--count"));
     }
     return target_for(globals, {name_});
 }

@@ -63,15 +63,11 @@ LatchCommand::LatchCommand(CLI::App& parent) {
 
 Result<LatchCommand::Plan> LatchCommand::plan(const GlobalOptions& globals) const {
     // Everything is validated before connecting: bad input writes nothing to Redis.
-    if (auto name = lock::validate_name(name_); !name)
-        return tl::unexpected(name.error());
+    TRY(lock::validate_name(name_));
 
     Plan p{{}, {name_}, {name_}, {name_, std::nullopt, exit_code::busy}};
     if (create_->parsed()) {
-        auto count = app::parse_latch_count(count_, "COUNT");
-        if (!count)
-            return tl::unexpected(count.error());
-        p.create.count = *count;
+        TRY_ASSIGN(p.create.count, app::parse_latch_count(count_, "COUNT"));
         auto ttl = parse_duration(ttl_);
         if (!ttl)
             return usage_error("--ttl: " + ttl.error().message);
@@ -80,10 +76,7 @@ Result<LatchCommand::Plan> LatchCommand::plan(const GlobalOptions& globals) cons
         p.create.ttl = *ttl;
     } else if (count_down_->parsed()) {
         if (count_down_n_->count() > 0) {
-            auto n = app::parse_latch_count(count_, "N");
-            if (!n)
-                return tl::unexpected(n.error());
-            p.count_down.n = *n;
+            TRY_ASSIGN(p.count_down.n, app::parse_latch_count(count_, "N"));
         }
     } else if (wait_->parsed()) {
         if (wait_for_option_->count() > 0) { // -w '' is an error, not "no limit"
@@ -92,16 +85,11 @@ Result<LatchCommand::Plan> LatchCommand::plan(const GlobalOptions& globals) cons
                 return usage_error("--wait: " + limit.error().message);
             p.wait.wait = *limit;
         }
-        auto code = parse_exit_status(timeout_exit_code_, "--timeout-exit-code");
-        if (!code)
-            return tl::unexpected(code.error());
-        p.wait.timeout_exit_code = *code;
+        TRY_ASSIGN(p.wait.timeout_exit_code,
+                   parse_exit_status(timeout_exit_code_, "--timeout-exit-code"));
     }
 
-    auto connection = globals.resolve();
-    if (!connection)
-        return tl::unexpected(connection.error());
-    p.target = std::move(*connection);
+    TRY_ASSIGN(p.target, globals.resolve());
     return p;
 }
 

@@ -31,3 +31,28 @@ inline tl::unexpected<Error> usage_error(std::string message) {
 }
 
 } // namespace dlock
+
+// Propagating an Error. Both macros are plain statements, not GCC statement expressions
+// (`auto x = TRY(f());`): no compiler extension under -Wpedantic, and no early return from the
+// middle of an expression whose other temporaries are half built.
+
+// TRY(expr): evaluates `expr`, a Result; when it holds an Error, returns it from the enclosing
+// function (which returns a Result of any type). Any value is dropped.
+#define TRY(...)                                                                                   \
+    do {                                                                                           \
+        if (auto dlock_try_result_ = (__VA_ARGS__); !dlock_try_result_)                            \
+            return ::tl::unexpected(std::move(dlock_try_result_).error());                         \
+    } while (false)
+
+// TRY_ASSIGN(lhs, expr): as TRY, then moves the value into `lhs`, a declaration (`auto name`,
+// `const app::Target target`) or anything assignable (`options.ttl`). Several statements: not
+// the body of an unbraced `if`, and at most one per line.
+#define TRY_ASSIGN(lhs, ...) DLOCK_TRY_ASSIGN_(DLOCK_TRY_NAME_(__LINE__), lhs, __VA_ARGS__)
+
+#define DLOCK_TRY_NAME_(line) DLOCK_TRY_CONCAT_(dlock_try_result_, line)
+#define DLOCK_TRY_CONCAT_(a, b) a##b
+#define DLOCK_TRY_ASSIGN_(result, lhs, ...)                                                        \
+    auto result = (__VA_ARGS__);                                                                   \
+    if (!result)                                                                                   \
+        return ::tl::unexpected(std::move(result).error());                                        \
+    lhs = std::move(*result)
