@@ -5,7 +5,6 @@
 #include "lock/acquire.hpp"
 #include "redis/command_stats.hpp"
 #include "redis/lock_backend.hpp"
-#include "util/log.hpp"
 #include "util/output.hpp"
 #include "util/random.hpp"
 
@@ -272,25 +271,21 @@ void print_json(const Target& c, const Uncontended& u, const std::vector<Handove
 
 } // namespace
 
-int bench(const Target& target, const BenchOptions& options) {
-    auto uncontended = measure_uncontended(target, options);
-    if (!uncontended) {
-        log::error("{}", uncontended.error().message);
-        return uncontended.error().exit_code;
-    }
+Result<int> bench(const Target& target, const BenchOptions& options) {
+    TRY_ASSIGN(const auto uncontended, measure_uncontended(target, options));
     std::vector<Handover> runs;
     for (int k : options.waiters) {
         auto h = HandoverRun(target, options, k).run();
         if (!h) {
-            log::error("handover with {} waiters: {}", k, h.error().message);
-            return h.error().exit_code;
+            h.error().message = fmt::format("handover with {} waiters: {}", k, h.error().message);
+            return tl::unexpected(h.error());
         }
         runs.push_back(*h);
     }
     if (options.json)
-        print_json(target, *uncontended, runs);
+        print_json(target, uncontended, runs);
     else
-        print_table(target, *uncontended, runs);
+        print_table(target, uncontended, runs);
     return exit_code::ok;
 }
 

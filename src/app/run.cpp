@@ -10,7 +10,6 @@
 #include "process/supervisor.hpp"
 #include "redis/backends.hpp"
 #include "redis/lock_backend.hpp"
-#include "util/log.hpp"
 #include "util/signal_latch.hpp"
 #include "util/signals.hpp"
 
@@ -74,20 +73,15 @@ Aftermath release_after_run(lock::Backend& backend, lock::LeaseSet& leases,
     return after;
 }
 
-// Runs the command while every lease is held; releases them all afterwards.
-int supervise(const RunOptions& options, const lock::HolderInfo& self, lock::Backend& backend,
-              lock::LeaseSet& leases) {
+// Runs the command while every lease is held; releases them all afterwards. An Error: the
+// command could not be started (and the leases were released).
+Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
+                      lock::Backend& backend, lock::LeaseSet& leases) {
     auto supervisor = process::Supervisor::create();
-    if (!supervisor) {
-        log::error("{}", supervisor.error().message);
-        release_after_run(backend, leases, options, self, supervisor.error().exit_code, nullptr);
-        return supervisor.error().exit_code;
-    }
-    auto child = supervisor->spawn(options.argv);
+    auto child = supervisor.and_then([&](process::Supervisor& s) { return s.spawn(options.argv); });
     if (!child) {
-        log::error("{}", child.error().message);
         release_after_run(backend, leases, options, self, child.error().exit_code, nullptr);
-        return child.error().exit_code;
+        return tl::unexpected(child.error());
     }
 
     leases.on_change([&] { supervisor->notify(); });
@@ -123,11 +117,8 @@ int supervise(const RunOptions& options, const lock::HolderInfo& self, lock::Bac
 
 } // namespace
 
-int run(const Target& target, const RunOptions& options) {
-    if (auto fds = check_fd_budget(); !fds) { // before anything is written to Redis
-        log::error("{}", fds.error().message);
-        return fds.error().exit_code;
-    }
+Result<int> run(const Target& target, const RunOptions& options) {
+    TRY(check_fd_budget()); // before anything is written to Redis
     // A permit is never re-entered: a nested `sem run` takes another one.
     const auto owners = RunOwners::resolve(options.names, options.permits == 0);
     const lock::HolderInfo self = self_info(options.command_line);
@@ -149,10 +140,7 @@ int run(const Target& target, const RunOptions& options) {
         return latch->reraise();
     }
     latch.reset();
-    if (!taken) {
-        log::error("{}", taken.error().message);
-        return taken.error().exit_code;
-    }
+    TRY(taken);
     if (auto* blocked = std::get_if<lock::Blocked>(&*taken)) {
         if (blocked->refused.timed_out && options.wait && history_of(backend))
             record_timed_out_wait(*history_of(backend),

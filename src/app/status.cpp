@@ -2,30 +2,19 @@
 
 #include "app/status_view.hpp"
 #include "redis/status_reader.hpp"
-#include "util/log.hpp"
 #include "util/output.hpp"
 
 #include <fmt/format.h>
 
 namespace dlock::app {
-namespace {
 
-int report(const Error& error) {
-    log::error("{}", error.message);
-    return error.exit_code;
-}
-
-} // namespace
-
-int status(const Target& target, const StatusOptions& options) {
+Result<int> status(const Target& target, const StatusOptions& options) {
     auto conn = redis::Connection::open(target.redis);
-    if (!conn)
-        return report(conn.error());
+    TRY(conn);
     std::vector<std::string> names = options.names;
     if (names.empty()) {
         auto found = redis::scan_names(*conn, target.prefix);
-        if (!found)
-            return report(found.error());
+        TRY(found);
         names = std::move(*found);
     }
     if (options.names_only) {
@@ -35,8 +24,7 @@ int status(const Target& target, const StatusOptions& options) {
     }
 
     auto state = redis::read_status(*conn, target.prefix, names);
-    if (!state)
-        return report(state.error());
+    TRY(state);
     if (options.json)
         out::print("{}\n", status_json(*state));
     else if (state->names.empty())

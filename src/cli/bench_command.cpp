@@ -1,6 +1,5 @@
 #include "cli/bench_command.hpp"
 
-#include "cli/command_support.hpp"
 #include "cli/numbers.hpp"
 #include "lock/keys.hpp"
 
@@ -65,14 +64,10 @@ Result<void> BenchCommand::check(const GlobalOptions& globals) const {
         [&](const app::Target&) { return options().map([](const app::BenchOptions&) {}); });
 }
 
-int BenchCommand::execute(const GlobalOptions& globals) {
-    auto connection = globals.resolve();
-    if (!connection)
-        return report(connection.error());
-    auto bench_options = options();
-    if (!bench_options)
-        return report(bench_options.error());
-    return app::bench(*connection, *bench_options);
+Result<int> BenchCommand::execute(const GlobalOptions& globals) {
+    TRY_ASSIGN(const auto target, globals.resolve());
+    TRY_ASSIGN(const auto bench_options, options());
+    return app::bench(target, bench_options);
 }
 
 } // namespace dlock::cli

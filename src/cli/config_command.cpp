@@ -17,7 +17,7 @@ ConfigCommand::ConfigCommand(CLI::App& parent) {
                  "  70       internal error (also: stdout could not be written)");
 }
 
-int ConfigCommand::execute(const GlobalOptions& globals) {
+Result<int> ConfigCommand::execute(const GlobalOptions& globals) {
     return app::show_config(globals.settings());
 }
 

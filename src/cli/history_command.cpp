@@ -33,27 +33,22 @@ HistoryCommand::HistoryCommand(CLI::App& parent) {
     app_->footer(kHistoryExitStatus);
 }
 
-Result<app::Target> HistoryCommand::target(const GlobalOptions& globals, int64_t& count) const {
-    count = app::kDefaultHistoryCount;
+Result<HistoryCommand::Plan> HistoryCommand::plan(const GlobalOptions& globals) const {
+    Plan p{{}, {name_, app::kDefaultHistoryCount, json_}};
     if (count_option_->count() > 0) {
-        TRY_ASSIGN(count, parse_integer(count_, 1, app::kMaxHistoryCount, "--count"));
+        TRY_ASSIGN(p.options.count, parse_integer(count_, 1, app::kMaxHistoryCount, "--count"));
     }
-    return target_for(globals, {name_});
+    TRY_ASSIGN(p.target, target_for(globals, {name_}));
+    return p;
 }
 
 Result<void> HistoryCommand::check(const GlobalOptions& globals) const {
-    int64_t count = 0;
-    return target(globals, count).map([](const app::Target&) {});
+    return plan(globals).map([](const Plan&) {});
 }
 
-int HistoryCommand::execute(const GlobalOptions& globals) {
-    app::HistoryOptions options{name_, app::kDefaultHistoryCount, json_};
-    int64_t count = 0;
-    auto ready = target(globals, count);
-    if (!ready)
-        return report(ready.error());
-    options.count = static_cast<decltype(options.count)>(count);
-    return app::history(*ready, options);
+Result<int> HistoryCommand::execute(const GlobalOptions& globals) {
+    TRY_ASSIGN(const auto p, plan(globals));
+    return app::history(p.target, p.options);
 }
 
 } // namespace dlock::cli

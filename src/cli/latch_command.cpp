@@ -1,7 +1,6 @@
 #include "cli/latch_command.hpp"
 
 #include "app/latch.hpp"
-#include "cli/command_support.hpp"
 #include "cli/numbers.hpp"
 #include "lock/keys.hpp"
 #include "util/duration.hpp"
@@ -97,17 +96,15 @@ Result<void> LatchCommand::check(const GlobalOptions& globals) const {
     return plan(globals).map([](const Plan&) {});
 }
 
-int LatchCommand::execute(const GlobalOptions& globals) {
-    auto p = plan(globals);
-    if (!p)
-        return report(p.error());
+Result<int> LatchCommand::execute(const GlobalOptions& globals) {
+    TRY_ASSIGN(const auto p, plan(globals));
     if (create_->parsed())
-        return app::latch_create(p->target, p->create);
+        return app::latch_create(p.target, p.create);
     if (count_down_->parsed())
-        return app::latch_count_down(p->target, p->count_down);
+        return app::latch_count_down(p.target, p.count_down);
     if (wait_->parsed())
-        return app::latch_wait(p->target, p->wait);
-    return app::latch_status(p->target, {name_, json_});
+        return app::latch_wait(p.target, p.wait);
+    return app::latch_status(p.target, {name_, json_});
 }
 
 } // namespace dlock::cli

@@ -16,7 +16,7 @@ class LatchCommand {
   public:
     explicit LatchCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
-    int execute(const GlobalOptions& globals);
+    Result<int> execute(const GlobalOptions& globals);
     // What execute checks before it talks to Redis: the usage errors.
     Result<void> check(const GlobalOptions& globals) const;
 

@@ -42,16 +42,12 @@ class Adapter final : public Subcommand {
   public:
     explicit Adapter(CLI::App& parent) : command_(parent) {}
     CLI::App* app() const override { return command_.app(); }
-    int execute(const GlobalOptions& globals, const std::vector<std::string>& command) override {
-        if constexpr (requires { command_.execute(globals, command); }) {
+    Result<int> execute(const GlobalOptions& globals,
+                        const std::vector<std::string>& command) override {
+        if constexpr (requires { command_.execute(globals, command); })
             return command_.execute(globals, command);
-        } else {
-            if (auto none = no_command(command); !none) {
-                log::error("{}", none.error().message);
-                return none.error().exit_code;
-            }
-            return command_.execute(globals);
-        }
+        else
+            return no_command(command).and_then([&] { return command_.execute(globals); });
     }
     Result<void> check(const GlobalOptions& globals,
                        const std::vector<std::string>& command) const override {
@@ -111,24 +107,24 @@ Parser::Parser(std::string_view only)
     without_type_names(app_);
 }
 
-std::optional<int> Parser::parse(std::vector<std::string> args, bool quiet) {
+Result<bool> Parser::parse(std::vector<std::string> args, bool quiet) {
     const std::vector<std::string> given = args;
     std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
     try {
         app_.parse(args);
-        return std::nullopt;
+        return true;
     } catch (const CLI::ParseError& e) {
-        if (quiet)
-            return e.get_exit_code() == 0 ? 0 : exit_code::usage;
         if (e.get_exit_code() == 0) { // help or version, through dlock's checked output
-            std::ostringstream help, unused;
-            const int status = app_.exit(e, help, unused);
-            out::write(help.str());
-            return status;
+            if (!quiet) {
+                std::ostringstream help, unused;
+                app_.exit(e, help, unused);
+                out::write(help.str());
+            }
+            return false;
         }
-        log::setup(0);
-        log::error("{}", describe_parse_error(e, app_, given));
-        return exit_code::usage;
+        if (!quiet)
+            log::setup(0); // reported with the defaults: no settings were loaded
+        return usage_error(describe_parse_error(e, app_, given));
     }
 }
 

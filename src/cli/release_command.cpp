@@ -35,22 +35,25 @@ ReleaseCommand::ReleaseCommand(CLI::App& parent) {
     app_->footer(kReleaseExitStatus);
 }
 
-int ReleaseCommand::execute(const GlobalOptions& globals) {
+Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) const {
     if (!force_)
-        return report(Error{exit_code::usage,
-                            "release breaks a lock or permit held by someone else: say so with "
-                            "--force (a command run by dlock run releases its lock itself)"});
-    app::ForceReleaseOptions options{name_, "", all_permits_};
+        return usage_error("release breaks a lock or permit held by someone else: say so with "
+                           "--force (a command run by dlock run releases its lock itself)");
+    Plan p{{}, {name_, "", all_permits_}};
     if (app_->count("--permit") > 0) {
-        auto permit = app::parse_permit_id(permit_);
-        if (!permit)
-            return report(permit.error());
-        options.permit = std::move(*permit);
+        TRY_ASSIGN(p.options.permit, app::parse_permit_id(permit_));
     }
-    auto connection = target_for(globals, {name_});
-    if (!connection)
-        return report(connection.error());
-    return app::force_release(*connection, options);
+    TRY_ASSIGN(p.target, target_for(globals, {name_}));
+    return p;
+}
+
+Result<void> ReleaseCommand::check(const GlobalOptions& globals) const {
+    return plan(globals).map([](const Plan&) {});
+}
+
+Result<int> ReleaseCommand::execute(const GlobalOptions& globals) {
+    TRY_ASSIGN(const auto p, plan(globals));
+    return app::force_release(p.target, p.options);
 }
 
 } // namespace dlock::cli

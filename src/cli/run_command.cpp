@@ -5,7 +5,6 @@
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
 #include "lock/lease_clock.hpp"
-#include "util/log.hpp"
 #include "util/signals.hpp"
 #include "util/text.hpp"
 
@@ -184,13 +183,10 @@ Result<void> RunCommand::check(const GlobalOptions& globals,
     return plan(globals, command).map([](const Plan&) {});
 }
 
-int RunCommand::execute(const GlobalOptions& globals, const std::vector<std::string>& command) {
-    auto ready = plan(globals, command);
-    if (!ready) {
-        log::error("{}", ready.error().message);
-        return ready.error().exit_code;
-    }
-    return app::run(ready->target, ready->options);
+Result<int> RunCommand::execute(const GlobalOptions& globals,
+                                const std::vector<std::string>& command) {
+    TRY_ASSIGN(const auto ready, plan(globals, command));
+    return app::run(ready.target, ready.options);
 }
 
 } // namespace dlock::cli

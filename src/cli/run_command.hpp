@@ -18,7 +18,7 @@ class RunCommand {
     explicit RunCommand(CLI::App& parent, Kind kind = Kind::lock);
     CLI::App* app() const { return app_; }
     // `command` is everything after "--" on the command line.
-    int execute(const GlobalOptions& globals, const std::vector<std::string>& command);
+    Result<int> execute(const GlobalOptions& globals, const std::vector<std::string>& command);
     // What execute checks before it talks to Redis: the usage errors.
     Result<void> check(const GlobalOptions& globals, const std::vector<std::string>& command) const;
 

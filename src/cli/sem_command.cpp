@@ -34,24 +34,26 @@ SemCommand::SemCommand(CLI::App& parent)
     status_->footer(kSemExitStatus);
 }
 
+Result<app::Target> SemCommand::status_target(const GlobalOptions& globals,
+                                              const std::vector<std::string>& command) const {
+    if (!command.empty())
+        return usage_error("unexpected '--' (only sem run takes a command)");
+    return target_for(globals, {name_});
+}
+
 Result<void> SemCommand::check(const GlobalOptions& globals,
                                const std::vector<std::string>& command) const {
     if (runs_command())
         return run_.check(globals, command);
-    if (!command.empty())
-        return usage_error("unexpected '--' (only sem run takes a command)");
-    return target_for(globals, {name_}).map([](const app::Target&) {});
+    return status_target(globals, command).map([](const app::Target&) {});
 }
 
-int SemCommand::execute(const GlobalOptions& globals, const std::vector<std::string>& command) {
+Result<int> SemCommand::execute(const GlobalOptions& globals,
+                                const std::vector<std::string>& command) {
     if (runs_command())
         return run_.execute(globals, command);
-    if (!command.empty())
-        return report(Error{exit_code::usage, "unexpected '--' (only sem run takes a command)"});
-    auto connection = target_for(globals, {name_});
-    if (!connection)
-        return report(connection.error());
-    return app::semaphore_status(*connection, {name_, json_});
+    TRY_ASSIGN(const auto target, status_target(globals, command));
+    return app::semaphore_status(target, {name_, json_});
 }
 
 } // namespace dlock::cli

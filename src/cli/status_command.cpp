@@ -37,11 +37,9 @@ Result<void> StatusCommand::check(const GlobalOptions& globals) const {
     return target(globals).map([](const app::Target&) {});
 }
 
-int StatusCommand::execute(const GlobalOptions& globals) {
-    auto ready = target(globals);
-    if (!ready)
-        return report(ready.error());
-    return app::status(*ready, {names_, json_, names_only_});
+Result<int> StatusCommand::execute(const GlobalOptions& globals) {
+    TRY_ASSIGN(const auto ready, target(globals));
+    return app::status(ready, {names_, json_, names_only_});
 }
 
 } // namespace dlock::cli

@@ -19,6 +19,10 @@ struct Error {
     bool unreachable = false;
 };
 
+// What a subcommand (cli::Subcommand::execute) and the app:: function behind it return is a
+// Result<int>: the exit status when dlock did its job, whatever the status (0, 1 for "nothing",
+// 75 when the lock was not obtained, the command's own status...), with anything worth saying
+// already logged; or the Error that stopped it, which cli/main.cpp alone reports, as one line.
 template <typename T>
 using Result = tl::expected<T, Error>;
 
@@ -36,12 +40,12 @@ inline tl::unexpected<Error> usage_error(std::string message) {
 // (`auto x = TRY(f());`): no compiler extension under -Wpedantic, and no early return from the
 // middle of an expression whose other temporaries are half built.
 
-// TRY(expr): evaluates `expr`, a Result; when it holds an Error, returns it from the enclosing
-// function (which returns a Result of any type). Any value is dropped.
+// TRY(expr): evaluates `expr`, a Result (a call, or a variable, which is not copied); when it
+// holds an Error, returns a copy from the enclosing function (which returns a Result of any type).
 #define TRY(...)                                                                                   \
     do {                                                                                           \
-        if (auto dlock_try_result_ = (__VA_ARGS__); !dlock_try_result_)                            \
-            return ::tl::unexpected(std::move(dlock_try_result_).error());                         \
+        if (auto&& dlock_try_result_ = (__VA_ARGS__); !dlock_try_result_)                          \
+            return ::tl::unexpected(dlock_try_result_.error());                                    \
     } while (false)
 
 // TRY_ASSIGN(lhs, expr): as TRY, then moves the value into `lhs`, a declaration (`auto name`,

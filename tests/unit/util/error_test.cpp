@@ -83,3 +83,18 @@ TEST_CASE("TRY and TRY_ASSIGN return the first error unchanged, or go on with th
     CHECK(r.error().transient); // the whole Error, flags included
     CHECK(reached == 1);
 }
+
+TEST_CASE("TRY on a variable leaves it as it was", "[error]") {
+    Result<std::string> held = std::string("value");
+    Result<std::string> failed = fail(exit_code::internal, "kept");
+    auto pass_on = [](const Result<std::string>& r) -> Result<int> {
+        TRY(r);
+        return 1;
+    };
+    CHECK(pass_on(held) == 1);
+    CHECK(*held == "value");
+    auto r = pass_on(failed);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message == "kept");
+    CHECK(failed.error().message == "kept");
+}
