@@ -1,22 +1,12 @@
 #include "cli/bench_command.hpp"
 
+#include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
 #include "lock/keys.hpp"
 
 #include <fmt/format.h>
 
 namespace dlock::cli {
-namespace {
-
-constexpr const char* kBenchExitStatus = R"(
-Exit status:
-  0        measured; the figures were printed
-  64       usage error
-  69       Redis unreachable, or authentication failed
-  70       internal error (also: stdout could not be written)
-  75       the bench keys are in use: another bench is running)";
-
-} // namespace
 
 BenchCommand::BenchCommand(CLI::App& parent) {
     app_ = parent.add_subcommand(
@@ -31,7 +21,7 @@ BenchCommand::BenchCommand(CLI::App& parent) {
     app_->add_option("--name", name_, "lock name prefix for the bench keys (default dlock-bench)")
         ->option_text("NAME");
     app_->add_flag("--json", json_, "print JSON instead of a table");
-    app_->footer(kBenchExitStatus);
+    app_->footer(exit_status_help(HelpPage::bench));
 }
 
 Result<app::BenchOptions> BenchCommand::options() const {

@@ -2,22 +2,12 @@
 
 #include "app/history.hpp"
 #include "cli/command_support.hpp"
+#include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
 
 #include <fmt/format.h>
 
 namespace dlock::cli {
-namespace {
-
-constexpr const char* kHistoryExitStatus = R"(
-Exit status:
-  0        entries were shown
-  1        NAME has no history (never used, or unused for 30 days)
-  64       usage error
-  69       Redis unreachable, or authentication failed
-  70       internal error)";
-
-} // namespace
 
 HistoryCommand::HistoryCommand(CLI::App& parent) {
     app_ = parent.add_subcommand(
@@ -30,7 +20,7 @@ HistoryCommand::HistoryCommand(CLI::App& parent) {
                                      app::kDefaultHistoryCount, app::kMaxHistoryCount))
             ->option_text("COUNT");
     app_->add_flag("--json", json_, "print a JSON array instead of a table");
-    app_->footer(kHistoryExitStatus);
+    app_->footer(exit_status_help(HelpPage::history));
 }
 
 Result<HistoryCommand::Plan> HistoryCommand::plan(const GlobalOptions& globals) const {

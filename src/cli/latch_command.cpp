@@ -1,6 +1,7 @@
 #include "cli/latch_command.hpp"
 
 #include "app/latch.hpp"
+#include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
 #include "lock/keys.hpp"
 #include "util/duration.hpp"
@@ -9,23 +10,11 @@
 #include <fmt/format.h>
 
 namespace dlock::cli {
-namespace {
-
-constexpr const char* kLatchExitStatus = R"(
-Exit status:
-  0        created or refreshed; counted down; the count is zero (wait); the latch exists (status)
-  64       usage error (bad option, name, count, duration; create with a different COUNT)
-  66       no such latch (never created, or its TTL ran out)
-  69       Redis unreachable, or authentication failed
-  70       internal error
-  75       wait timed out (change with -E))";
-
-} // namespace
 
 LatchCommand::LatchCommand(CLI::App& parent) {
     app_ = parent.add_subcommand("latch", "Count-down latches: wait until N things are done");
     app_->require_subcommand(1);
-    app_->footer(kLatchExitStatus);
+    app_->footer(exit_status_help(HelpPage::latch));
 
     create_ = app_->add_subcommand(
         "create", "Create latch NAME at COUNT; with the same COUNT again, only refresh its TTL");
@@ -57,7 +46,7 @@ LatchCommand::LatchCommand(CLI::App& parent) {
     status_->add_option("NAME", name_, "latch name")->required();
     status_->add_flag("--json", json_, "print JSON instead of a table");
     for (auto* sub : {create_, count_down_, wait_, status_})
-        sub->footer(kLatchExitStatus);
+        sub->footer(exit_status_help(HelpPage::latch));
 }
 
 Result<LatchCommand::Plan> LatchCommand::plan(const GlobalOptions& globals) const {

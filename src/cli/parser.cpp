@@ -2,6 +2,7 @@
 
 #include "cli/bench_command.hpp"
 #include "cli/config_command.hpp"
+#include "cli/exit_help.hpp"
 #include "cli/history_command.hpp"
 #include "cli/latch_command.hpp"
 #include "cli/parse_errors.hpp"
@@ -9,7 +10,6 @@
 #include "cli/run_command.hpp"
 #include "cli/sem_command.hpp"
 #include "cli/status_command.hpp"
-#include "util/exit_codes.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
 
@@ -18,18 +18,6 @@
 
 namespace dlock::cli {
 namespace {
-
-constexpr const char* kExitStatus = R"(
-Exit status:
-  N        the command's own exit status; 128+N if it died of signal N
-  75       lock not obtained: held elsewhere, or --wait timed out (change with -E)
-  76       lease lost while the command ran; the command was stopped
-  64       usage error (bad option, name, duration, URL or config file); nothing was changed in Redis
-  69       Redis unreachable, or authentication failed
-  70       internal error, or stdout could not be written (a closed pipe ends dlock by SIGPIPE)
-  126      command found but not executable
-  127      command not found
-  1        status: nothing held; history: none; release --force: the lock was not held)";
 
 Result<void> no_command(const std::vector<std::string>& command) {
     if (!command.empty())
@@ -98,7 +86,7 @@ Parser::Parser(std::string_view only)
     // Flags take no value: CLI11 would convert "--verbose=N" with std::stoll, which throws.
     app_.option_defaults()->disable_flag_override();
     app_.set_version_flag("--version", std::string("dlock ") + DLOCK_VERSION);
-    app_.footer(kExitStatus);
+    app_.footer(exit_status_help(HelpPage::dlock));
     app_.require_subcommand(1);
     globals_.add_to(app_);
     for (const auto& entry : kSubcommands)
@@ -133,10 +121,6 @@ Subcommand* Parser::parsed() const {
         if (subcommand->app()->parsed())
             return subcommand.get();
     return nullptr;
-}
-
-const char* exit_status_help() {
-    return kExitStatus;
 }
 
 std::string_view named_subcommand(const std::vector<std::string>& args) {

@@ -56,7 +56,4 @@ class Parser {
 // (e.g. "run" was an option's value), that parser fails and the full one decides.
 std::string_view named_subcommand(const std::vector<std::string>& args);
 
-// The exit statuses of dlock (and of run), as `dlock --help` and `dlock run --help` show them.
-const char* exit_status_help();
-
 } // namespace dlock::cli

@@ -2,20 +2,15 @@
 
 #include "app/force_release.hpp"
 #include "cli/command_support.hpp"
+#include "cli/exit_help.hpp"
 
 namespace dlock::cli {
 namespace {
 
-constexpr const char* kReleaseExitStatus = R"(
+constexpr const char* kWhatBreaks = R"(
 Without --permit/--all-permits it breaks the lock NAME; with them, permits of the semaphore
 NAME (a lock and a semaphore of the same name are separate objects).
-
-Exit status:
-  0        something was held and is now broken (its holders stop at their next renewal)
-  1        nothing was held (the lock was free, the permit gone); nothing changed
-  64       usage error (also: --force missing, a malformed permit id)
-  69       Redis unreachable, or authentication failed
-  70       internal error)";
+)";
 
 } // namespace
 
@@ -32,7 +27,7 @@ ReleaseCommand::ReleaseCommand(CLI::App& parent) {
                        ->option_text("ID");
     app_->add_flag("--all-permits", all_permits_, "break every permit of semaphore NAME")
         ->excludes(permit);
-    app_->footer(kReleaseExitStatus);
+    app_->footer(kWhatBreaks + exit_status_help(HelpPage::release));
 }
 
 Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) const {

@@ -1,7 +1,7 @@
 #include "cli/run_command.hpp"
 
+#include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
-#include "cli/parser.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
 #include "lock/lease_clock.hpp"
@@ -51,13 +51,14 @@ RunCommand::RunCommand(CLI::App& parent, Kind kind) {
     app_ =
         parent.add_subcommand("run", semaphore ? "Run a command while holding one of N permits"
                                                : "Run a command while holding a lock (or several)");
-    app_->footer(fmt::format("\nUsage:\n  dlock [global options] {} {} -- COMMAND [ARG...]\n"
-                             "  dlock [global options] {} {} -c 'shell command'{}{}",
-                             usage_, what, usage_, what,
-                             semaphore ? ""
-                                       : "\nSeveral names are taken all or none, in a fixed "
-                                         "order (no deadlock).",
-                             semaphore ? "" : fmt::format("\n{}", exit_status_help())));
+    app_->footer(fmt::format(
+        "\nUsage:\n  dlock [global options] {} {} -- COMMAND [ARG...]\n"
+        "  dlock [global options] {} {} -c 'shell command'{}{}",
+        usage_, what, usage_, what,
+        semaphore ? ""
+                  : "\nSeveral names are taken all or none, in a fixed "
+                    "order (no deadlock).",
+        fmt::format("\n{}", exit_status_help(semaphore ? HelpPage::sem_run : HelpPage::run))));
     if (semaphore) // one NAME: a second one is an unexpected argument
         app_->add_option("NAME", semaphore_name_,
                          "semaphore name: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = -")

@@ -2,24 +2,16 @@
 
 #include "app/semaphore.hpp"
 #include "cli/command_support.hpp"
+#include "cli/exit_help.hpp"
 
 namespace dlock::cli {
 namespace {
 
-constexpr const char* kSemExitStatus = R"(
-Exit status of sem run: as for run (75 no permit obtained, 76 lease lost, 64 usage error or a
-different -p than the holders', 69 Redis unreachable, else the command's own status).
-Exit status of sem status:
-  0        at least one permit is held
-  1        no permit is held
-  64       usage error
-  69       Redis unreachable, or authentication failed
-  70       internal error)";
-
 CLI::App& add_sem(CLI::App& parent) {
     auto* sem = parent.add_subcommand("sem", "Semaphores: at most N holders of NAME at once");
     sem->require_subcommand(1);
-    sem->footer(kSemExitStatus);
+    sem->footer(exit_status_help(HelpPage::sem_run, "Exit status of sem run") + "\n" +
+                exit_status_help(HelpPage::sem_status, "Exit status of sem status"));
     return *sem;
 }
 
@@ -27,11 +19,10 @@ CLI::App& add_sem(CLI::App& parent) {
 
 SemCommand::SemCommand(CLI::App& parent)
     : app_(&add_sem(parent)), run_(*app_, RunCommand::Kind::semaphore) {
-    run_.app()->footer(run_.app()->get_footer() + "\n" + kSemExitStatus);
     status_ = app_->add_subcommand("status", "Show semaphore NAME: limit, holders, waiters");
     status_->add_option("NAME", name_, "semaphore name")->required();
     status_->add_flag("--json", json_, "print JSON instead of a table");
-    status_->footer(kSemExitStatus);
+    status_->footer(exit_status_help(HelpPage::sem_status));
 }
 
 Result<app::Target> SemCommand::status_target(const GlobalOptions& globals,

@@ -2,20 +2,9 @@
 
 #include "app/status.hpp"
 #include "cli/command_support.hpp"
+#include "cli/exit_help.hpp"
 
 namespace dlock::cli {
-namespace {
-
-constexpr const char* kStatusExitStatus = R"(
-Exit status:
-  0        something is held: a lock (also one kept by --min-hold), a semaphore permit, or an
-           existing latch (with NAMEs: at least one of them; with --names: some name is listed)
-  1        nothing is held (every NAME is free)
-  64       usage error
-  69       Redis unreachable, or authentication failed
-  70       internal error)";
-
-} // namespace
 
 StatusCommand::StatusCommand(CLI::App& parent) {
     app_ = parent.add_subcommand(
@@ -24,7 +13,7 @@ StatusCommand::StatusCommand(CLI::App& parent) {
     auto json = app_->add_flag("--json", json_, "print JSON instead of a table");
     app_->add_flag("--names", names_only_, "print only the names in use, one per line")
         ->excludes(json);
-    app_->footer(kStatusExitStatus);
+    app_->footer(exit_status_help(HelpPage::status));
 }
 
 Result<app::Target> StatusCommand::target(const GlobalOptions& globals) const {
