@@ -4,13 +4,11 @@
 #include "cli/numbers.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
-#include "lock/lease_clock.hpp"
+#include "util/duration.hpp"
 #include "util/signals.hpp"
-#include "util/text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <optional>
 
 namespace dlock::cli {
 namespace {
