@@ -183,7 +183,8 @@ TEST_CASE("help shows real metavars and each subcommand's own exit statuses", "[
     auto wait = run_nowhere({"latch", "wait", "--help"});
     CHECK(wait.out.find("-w,--wait DURATION") != std::string::npos);
     CHECK(wait.out.find("-E,--timeout-exit-code N") != std::string::npos);
-    CHECK(run_nowhere({"latch", "create", "--help"}).out.find("--ttl DURATION") != std::string::npos);
+    CHECK(run_nowhere({"latch", "create", "--help"}).out.find("--ttl DURATION") !=
+          std::string::npos);
 
     auto run = run_nowhere({"run", "--help"});
     CHECK(run.out.find("128+N") != std::string::npos); // run's table
