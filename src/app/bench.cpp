@@ -1,10 +1,10 @@
 #include "app/bench.hpp"
 
 #include "app/bench_stats.hpp"
+#include "app/run.hpp"
 #include "lock/acquire.hpp"
 #include "redis/command_stats.hpp"
 #include "redis/lock_backend.hpp"
-#include "util/log.hpp"
 #include "util/output.hpp"
 #include "util/random.hpp"
 
@@ -56,25 +56,19 @@ double per_second(int count, Clock::duration elapsed) {
 
 // Runs `cycles` dlock acquire+release cycles and as many minimal-lock cycles, interleaved in
 // chunks so that both see the same machine load.
-Result<Uncontended> measure_uncontended(const Connection& c, const BenchOptions& o) {
+Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o) {
     const auto keys = lock::Keys::of(c.prefix, o.name + "-uncontended");
     redis::LockBackend backend(c.redis);
-    auto conn = redis::Connection::open(c.redis);
-    if (!conn)
-        return tl::unexpected(conn.error());
-    auto acquire_sha = conn->command({"SCRIPT", "LOAD", kMinimalAcquire});
-    auto release_sha = conn->command({"SCRIPT", "LOAD", kMinimalRelease});
-    if (!acquire_sha || !release_sha)
-        return tl::unexpected(acquire_sha ? release_sha.error() : acquire_sha.error());
-    const std::string acquire_sha1(acquire_sha->str()), release_sha1(release_sha->str());
+    TRY_ASSIGN(auto conn, redis::Connection::open(c.redis));
+    TRY_ASSIGN(const auto acquire_sha, conn.command({"SCRIPT", "LOAD", kMinimalAcquire}));
+    TRY_ASSIGN(const auto release_sha, conn.command({"SCRIPT", "LOAD", kMinimalRelease}));
+    const std::string acquire_sha1(acquire_sha.str()), release_sha1(release_sha.str());
     const std::string minimal_key = keys.lock + "-minimal";
 
     auto dlock_cycle = [&]() -> Result<void> {
         auto req = request();
-        auto got = backend.acquire(keys, req);
-        if (!got)
-            return tl::unexpected(got.error());
-        if (!got->acquired)
+        TRY_ASSIGN(const auto got, backend.acquire(keys, req));
+        if (!got.acquired)
             return fail(exit_code::busy, fmt::format("{} is busy; is another bench running?",
                                                      o.name + "-uncontended"));
         return backend.release(keys, req.owner, req.hold_id, kWaiterHeartbeat).map([](auto) {});
@@ -82,8 +76,7 @@ Result<Uncontended> measure_uncontended(const Connection& c, const BenchOptions&
     auto minimal_cycle = [&]() -> Result<void> {
         const std::string token = random_hex(16);
         for (const auto* sha1 : {&acquire_sha1, &release_sha1})
-            if (auto r = conn->command({"EVALSHA", *sha1, "1", minimal_key, token}); !r)
-                return tl::unexpected(r.error());
+            TRY(conn.command({"EVALSHA", *sha1, "1", minimal_key, token}));
         return {};
     };
 
@@ -93,16 +86,14 @@ Result<Uncontended> measure_uncontended(const Connection& c, const BenchOptions&
         const int n = std::min(kChunk, o.cycles - done);
         auto start = Clock::now();
         for (int i = 0; i < n; ++i)
-            if (auto ok = dlock_cycle(); !ok)
-                return tl::unexpected(ok.error());
+            TRY(dlock_cycle());
         dlock_time += Clock::now() - start;
         start = Clock::now();
         for (int i = 0; i < n; ++i)
-            if (auto ok = minimal_cycle(); !ok)
-                return tl::unexpected(ok.error());
+            TRY(minimal_cycle());
         minimal_time += Clock::now() - start;
     }
-    (void)conn->command({"DEL", keys.lock, keys.fence, keys.history, minimal_key});
+    (void)conn.command({"DEL", keys.lock, keys.fence, keys.history, minimal_key});
     return Uncontended{per_second(o.cycles, dlock_time), per_second(o.cycles, minimal_time)};
 }
 
@@ -110,7 +101,7 @@ Result<Uncontended> measure_uncontended(const Connection& c, const BenchOptions&
 // releases and the lock is handed down the queue. Repeated until enough samples.
 class HandoverRun {
   public:
-    HandoverRun(const Connection& c, const BenchOptions& o, int waiters)
+    HandoverRun(const Target& c, const BenchOptions& o, int waiters)
         : c_(c), keys_(lock::Keys::of(c.prefix, fmt::format("{}-handover-{}", o.name, waiters))),
           waiters_(waiters), rounds_((o.handovers + waiters - 1) / waiters) {}
 
@@ -122,7 +113,7 @@ class HandoverRun {
                        redis::CommandCalls& total);
     Result<void> wait_queued(redis::Connection& stats);
 
-    const Connection& c_;
+    const Target& c_;
     lock::Keys keys_;
     int waiters_;
     int rounds_;
@@ -177,10 +168,8 @@ void HandoverRun::worker() {
 Result<void> HandoverRun::wait_queued(redis::Connection& stats) {
     const auto deadline = Clock::now() + std::chrono::seconds(10);
     while (Clock::now() < deadline) {
-        auto n = stats.command({"ZCARD", keys_.queue});
-        if (!n)
-            return tl::unexpected(n.error());
-        if (n->integer() >= waiters_)
+        TRY_ASSIGN(const auto queued, stats.command({"ZCARD", keys_.queue}));
+        if (queued.integer() >= waiters_)
             return {};
         std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
@@ -190,10 +179,8 @@ Result<void> HandoverRun::wait_queued(redis::Connection& stats) {
 Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& gate,
                                 redis::CommandCalls& total) {
     auto req = request();
-    auto got = gate.acquire(keys_, req);
-    if (!got)
-        return tl::unexpected(got.error());
-    if (!got->acquired)
+    TRY_ASSIGN(const auto got, gate.acquire(keys_, req));
+    if (!got.acquired)
         return fail(exit_code::busy, fmt::format("{} is busy", keys_.lock));
     {
         std::lock_guard lock(mutex_);
@@ -201,11 +188,8 @@ Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& ga
         finished_ = 0;
     }
     changed_.notify_all();
-    if (auto ok = wait_queued(stats); !ok)
-        return ok;
-    auto before = redis::command_stats(stats);
-    if (!before)
-        return tl::unexpected(before.error());
+    TRY(wait_queued(stats));
+    TRY_ASSIGN(const auto before, redis::command_stats(stats));
     last_release_.store(Clock::now().time_since_epoch().count());
     if (auto rel = gate.release(keys_, req.owner, req.hold_id, kWaiterHeartbeat); !rel)
         return tl::unexpected(rel.error());
@@ -217,18 +201,14 @@ Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& ga
         if (error_)
             return tl::unexpected(*error_);
     }
-    auto after = redis::command_stats(stats);
-    if (!after)
-        return tl::unexpected(after.error());
-    for (auto& [name, n] : redis::calls_between(*before, *after))
+    TRY_ASSIGN(const auto after, redis::command_stats(stats));
+    for (auto& [name, n] : redis::calls_between(before, after))
         total[name] += n;
     return {};
 }
 
 Result<Handover> HandoverRun::run() {
-    auto stats = redis::Connection::open(c_.redis);
-    if (!stats)
-        return tl::unexpected(stats.error());
+    TRY_ASSIGN(auto stats, redis::Connection::open(c_.redis));
     redis::LockBackend gate(c_.redis);
     std::vector<std::thread> threads;
     for (int i = 0; i < waiters_; ++i)
@@ -237,7 +217,7 @@ Result<Handover> HandoverRun::run() {
     redis::CommandCalls total;
     Result<void> ok;
     for (int r = 0; r < rounds_ && ok; ++r)
-        ok = round(*stats, gate, total);
+        ok = round(stats, gate, total);
     {
         std::lock_guard lock(mutex_);
         quit_ = true;
@@ -245,9 +225,8 @@ Result<Handover> HandoverRun::run() {
     changed_.notify_all();
     for (auto& t : threads)
         t.join();
-    (void)stats->command({"DEL", keys_.lock, keys_.fence, keys_.queue, keys_.alive, keys_.history});
-    if (!ok)
-        return tl::unexpected(ok.error());
+    (void)stats.command({"DEL", keys_.lock, keys_.fence, keys_.queue, keys_.alive, keys_.history});
+    TRY(ok);
 
     Handover out;
     out.waiters = waiters_;
@@ -260,7 +239,7 @@ Result<Handover> HandoverRun::run() {
     return out;
 }
 
-void print_table(const Connection& c, const Uncontended& u, const std::vector<Handover>& runs) {
+void print_table(const Target& c, const Uncontended& u, const std::vector<Handover>& runs) {
     out::print("dlock bench against {}\n\n", c.redis.endpoint.display());
     out::print("uncontended acquire+release, dlock:           {:>8.0f} cycles/s\n", u.cycles_per_s);
     out::print("same with minimal SET NX + compare-and-delete: {:>8.0f} cycles/s\n",
@@ -274,7 +253,7 @@ void print_table(const Connection& c, const Uncontended& u, const std::vector<Ha
                    h.scripts_per_handover, h.round_trips_per_handover);
 }
 
-void print_json(const Connection& c, const Uncontended& u, const std::vector<Handover>& runs) {
+void print_json(const Target& c, const Uncontended& u, const std::vector<Handover>& runs) {
     out::print("{{\"redis\":\"{}\",\"uncontended\":{{\"cycles_per_s\":{:.1f},"
                "\"minimal_cycles_per_s\":{:.1f},\"ratio\":{:.3f}}},\"handover\":[",
                c.redis.endpoint.display(), u.cycles_per_s, u.baseline_cycles_per_s, u.ratio());
@@ -292,25 +271,21 @@ void print_json(const Connection& c, const Uncontended& u, const std::vector<Han
 
 } // namespace
 
-int bench(const Connection& connection, const BenchOptions& options) {
-    auto uncontended = measure_uncontended(connection, options);
-    if (!uncontended) {
-        log::error("{}", uncontended.error().message);
-        return uncontended.error().exit_code;
-    }
+Result<int> bench(const Target& target, const BenchOptions& options) {
+    TRY_ASSIGN(const auto uncontended, measure_uncontended(target, options));
     std::vector<Handover> runs;
     for (int k : options.waiters) {
-        auto h = HandoverRun(connection, options, k).run();
+        auto h = HandoverRun(target, options, k).run();
         if (!h) {
-            log::error("handover with {} waiters: {}", k, h.error().message);
-            return h.error().exit_code;
+            h.error().message = fmt::format("handover with {} waiters: {}", k, h.error().message);
+            return tl::unexpected(h.error());
         }
         runs.push_back(*h);
     }
     if (options.json)
-        print_json(connection, *uncontended, runs);
+        print_json(target, uncontended, runs);
     else
-        print_table(connection, *uncontended, runs);
+        print_table(target, uncontended, runs);
     return exit_code::ok;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "app/run.hpp"
+#include "app/target.hpp"
+#include "util/error.hpp"
 
 #include <string>
 #include <vector>
@@ -15,7 +16,7 @@ struct BenchOptions {
     bool json = false;
 };
 
-// `dlock bench`: measures this Redis as dlock uses it. Prints a table or JSON on stdout.
-int bench(const Connection& connection, const BenchOptions& options);
+// `dlock bench`: measures this Redis as dlock uses it. Prints a table or JSON on stdout; 0.
+Result<int> bench(const Target& target, const BenchOptions& options);
 
 } // namespace dlock::app

@@ -1,5 +1,6 @@
 #include "app/force_release.hpp"
 
+#include "app/run.hpp"
 #include "app/self_info.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
@@ -25,14 +26,9 @@ const char* how_held(std::string_view mode) {
     return "exclusive";
 }
 
-int report(const Error& error) {
-    log::error("{}", error.message);
-    return error.exit_code;
-}
-
-int unexpected_reply(std::string_view script_name) {
-    log::error("unexpected reply from script {}.lua", script_name);
-    return exit_code::internal;
+tl::unexpected<Error> unexpected_reply(std::string_view script_name) {
+    return fail(exit_code::internal,
+                fmt::format("unexpected reply from script {}.lua", script_name));
 }
 
 // "web-1 (pid 4242, since 02:00:01, token 17) user alice running ./sync.sh", escaped so that
@@ -67,7 +63,8 @@ std::string semaphore_hint(redis::Connection& conn, const std::string& prefix,
                        name, held, held == 1 ? "" : "s", held == 1 ? "it" : "them");
 }
 
-int break_lock(redis::Connection& conn, const std::string& prefix, const std::string& name) {
+Result<int> break_lock(redis::Connection& conn, const std::string& prefix,
+                       const std::string& name) {
     const auto keys = lock::Keys::of(prefix, name);
     const auto self = self_info("dlock release --force " + name);
     const std::string heartbeat = std::to_string(kWaiterHeartbeat.count());
@@ -76,8 +73,7 @@ int break_lock(redis::Connection& conn, const std::string& prefix, const std::st
         conn, redis::script("force_release"),
         {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.history},
         {heartbeat, self.host, pid, self.user, self.command});
-    if (!reply)
-        return report(reply.error());
+    TRY(reply);
     if (!reply->is_array() || reply->size() < 2)
         return unexpected_reply("force_release");
     if (!(*reply)[1].str().empty())
@@ -99,8 +95,8 @@ int break_lock(redis::Connection& conn, const std::string& prefix, const std::st
 }
 
 // `permit` "" breaks every permit.
-int break_permits(redis::Connection& conn, const std::string& prefix, const std::string& name,
-                  const std::string& permit) {
+Result<int> break_permits(redis::Connection& conn, const std::string& prefix,
+                          const std::string& name, const std::string& permit) {
     const auto keys = lock::Keys::of(prefix, name);
     const auto self =
         self_info(permit.empty() ? "dlock release --force --all-permits " + name
@@ -111,8 +107,7 @@ int break_permits(redis::Connection& conn, const std::string& prefix, const std:
         conn, redis::script("sem_force_release"),
         {keys.sem, keys.permits, keys.squeue, keys.salive, keys.swake, keys.history},
         {permit, heartbeat, self.host, pid, self.user, self.command});
-    if (!reply)
-        return report(reply.error());
+    TRY(reply);
     if (!reply->is_array() || reply->size() < 3)
         return unexpected_reply("sem_force_release");
     if (!(*reply)[1].str().empty())
@@ -150,13 +145,12 @@ Result<std::string> parse_permit_id(std::string_view text) {
     return std::string(text);
 }
 
-int force_release(const Connection& connection, const ForceReleaseOptions& options) {
-    auto conn = redis::Connection::open(connection.redis);
-    if (!conn)
-        return report(conn.error());
+Result<int> force_release(const Target& target, const ForceReleaseOptions& options) {
+    auto conn = redis::Connection::open(target.redis);
+    TRY(conn);
     if (!options.permit.empty() || options.all_permits)
-        return break_permits(*conn, connection.prefix, options.name, options.permit);
-    return break_lock(*conn, connection.prefix, options.name);
+        return break_permits(*conn, target.prefix, options.name, options.permit);
+    return break_lock(*conn, target.prefix, options.name);
 }
 
 } // namespace dlock::app

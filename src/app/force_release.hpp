@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/run.hpp"
+#include "app/target.hpp"
 #include "util/error.hpp"
 
 #include <string>
@@ -25,6 +25,6 @@ Result<std::string> parse_permit_id(std::string_view text);
 // many semaphore waiters as permits it freed. Prints what it broke; 0 when it broke something,
 // exit_code::nothing when there was nothing to break. The holders notice at their next
 // renewal and stop their commands (exit 76).
-int force_release(const Connection& connection, const ForceReleaseOptions& options);
+Result<int> force_release(const Target& target, const ForceReleaseOptions& options);
 
 } // namespace dlock::app

@@ -4,7 +4,6 @@
 #include "lock/keys.hpp"
 #include "redis/history.hpp"
 #include "util/json.hpp"
-#include "util/log.hpp"
 #include "util/output.hpp"
 #include "util/table.hpp"
 
@@ -108,18 +107,12 @@ std::vector<std::string> entry_row(const redis::HistoryEntry& e) {
 
 } // namespace
 
-int history(const Connection& connection, const HistoryOptions& options) {
-    auto conn = redis::Connection::open(connection.redis);
-    if (!conn) {
-        log::error("{}", conn.error().message);
-        return conn.error().exit_code;
-    }
-    const auto key = lock::Keys::of(connection.prefix, options.name).history;
+Result<int> history(const Target& target, const HistoryOptions& options) {
+    auto conn = redis::Connection::open(target.redis);
+    TRY(conn);
+    const auto key = lock::Keys::of(target.prefix, options.name).history;
     auto entries = redis::read_history(*conn, key, options.count);
-    if (!entries) {
-        log::error("{}", entries.error().message);
-        return entries.error().exit_code;
-    }
+    TRY(entries);
     if (options.json) {
         std::string out;
         for (const auto& e : *entries)

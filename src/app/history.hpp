@@ -1,6 +1,7 @@
 #pragma once
 
-#include "app/run.hpp"
+#include "app/target.hpp"
+#include "util/error.hpp"
 
 #include <cstdint>
 #include <string>
@@ -18,6 +19,6 @@ struct HistoryOptions {
 
 // `dlock history NAME`: the newest entries first. 0 when there were some, exit_code::nothing
 // when the name has no history.
-int history(const Connection& connection, const HistoryOptions& options);
+Result<int> history(const Target& target, const HistoryOptions& options);
 
 } // namespace dlock::app

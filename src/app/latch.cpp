@@ -91,19 +91,12 @@ class Session {
     bool connected_once_ = false;
 };
 
-int report(const Error& error) {
-    log::error("{}", error.message);
-    return error.exit_code;
+tl::unexpected<Error> unexpected_reply(std::string_view script) {
+    return fail(exit_code::internal, fmt::format("unexpected reply from {}", script));
 }
 
-int unexpected_reply(std::string_view script) {
-    log::error("unexpected reply from {}", script);
-    return exit_code::internal;
-}
-
-int no_such(std::string_view name) {
-    log::error("no such latch {}", name);
-    return no_such_latch;
+tl::unexpected<Error> no_such(std::string_view name) {
+    return fail(exit_code::no_such_latch, fmt::format("no such latch {}", name));
 }
 
 } // namespace
@@ -127,23 +120,20 @@ Result<int64_t> parse_latch_count(std::string_view text, std::string_view what) 
     return value;
 }
 
-int latch_create(const Connection& connection, const LatchCreateOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
-    Session session(connection.redis);
+Result<int> latch_create(const Target& target, const LatchCreateOptions& options) {
+    const auto keys = LatchKeys::of(target.prefix, options.name);
+    Session session(target.redis);
     const std::string count = std::to_string(options.count), ttl = ms(options.ttl);
     auto reply = session.script("latch_create", {keys.latch, keys.ids, keys.waiters}, {count, ttl});
-    if (!reply)
-        return report(reply.error());
+    TRY(reply);
     if (!reply->is_array() || reply->size() != 3)
         return unexpected_reply("latch_create");
     const int64_t status = (*reply)[0].as_int();
     const int64_t current = (*reply)[1].as_int(), initial = (*reply)[2].as_int();
-    if (status == -1) {
-        log::error("latch {} already exists with count {} (now {}), not {}; it stays until its "
-                   "TTL ends",
-                   options.name, initial, current, options.count);
-        return exit_code::usage;
-    }
+    if (status == -1)
+        return usage_error(fmt::format("latch {} already exists with count {} (now {}), not {}; it "
+                                       "stays until its TTL ends",
+                                       options.name, initial, current, options.count));
     if (status == 1)
         log::info("created latch {} with count {}", options.name, options.count);
     else
@@ -152,15 +142,14 @@ int latch_create(const Connection& connection, const LatchCreateOptions& options
     return exit_code::ok;
 }
 
-int latch_count_down(const Connection& connection, const LatchCountDownOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
-    Session session(connection.redis);
+Result<int> latch_count_down(const Target& target, const LatchCountDownOptions& options) {
+    const auto keys = LatchKeys::of(target.prefix, options.name);
+    Session session(target.redis);
     const std::string n = std::to_string(options.n), request = random_hex(16),
                       wake_ttl = ms(kWakeTtl);
     auto reply = session.script("latch_count_down", {keys.latch, keys.ids, keys.waiters, keys.wake},
                                 {n, request, wake_ttl});
-    if (!reply)
-        return report(reply.error());
+    TRY(reply);
     if (!reply->is_array() || reply->size() != 3)
         return unexpected_reply("latch_count_down");
     const int64_t status = (*reply)[0].as_int();
@@ -171,27 +160,25 @@ int latch_count_down(const Connection& connection, const LatchCountDownOptions& 
     return exit_code::ok;
 }
 
-int latch_wait(const Connection& connection, const LatchWaitOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
+Result<int> latch_wait(const Target& target, const LatchWaitOptions& options) {
+    const auto keys = LatchKeys::of(target.prefix, options.name);
     const auto start = Clock::now();
-    Session session(connection.redis);
+    Session session(target.redis);
     const std::string waiter = random_hex(16), heartbeat = ms(kLatchWaiterHeartbeat);
     const std::string wake = keys.wake + waiter;
     std::optional<int64_t> last_count; // set once the latch was seen: then absent means expired
     for (;;) {
         auto reply = session.script("latch_wait", {keys.latch, keys.waiters, keys.wake},
                                     {waiter, heartbeat});
-        if (!reply)
-            return report(reply.error());
+        TRY(reply);
         if (!reply->is_array() || reply->size() != 2)
             return unexpected_reply("latch_wait");
         const int64_t status = (*reply)[0].as_int(), count = (*reply)[1].as_int();
-        if (status == 0 && last_count) {
-            log::error("latch {} expired while waiting, at count {} (its TTL ran out or it was "
-                       "deleted)",
-                       options.name, *last_count);
-            return no_such_latch;
-        }
+        if (status == 0 && last_count)
+            return fail(exit_code::no_such_latch,
+                        fmt::format("latch {} expired while waiting, at count {} (its TTL ran out "
+                                    "or it was deleted)",
+                                    options.name, *last_count));
         if (status == 0)
             return no_such(options.name);
         if (status == 1)
@@ -209,19 +196,16 @@ int latch_wait(const Connection& connection, const LatchWaitOptions& options) {
             }
             block = std::min(block, *options.wait - waited);
         }
-        auto token = session.await_token(wake, block);
-        if (!token)
-            return report(token.error());
+        TRY(session.await_token(wake, block));
         // Token or not, the next round re-checks the count and refreshes the registration.
     }
 }
 
-int latch_status(const Connection& connection, const LatchStatusOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
-    Session session(connection.redis);
+Result<int> latch_status(const Target& target, const LatchStatusOptions& options) {
+    const auto keys = LatchKeys::of(target.prefix, options.name);
+    Session session(target.redis);
     auto reply = session.script("latch_status", {keys.latch, keys.waiters}, {});
-    if (!reply)
-        return report(reply.error());
+    TRY(reply);
     if (!reply->is_array() || reply->size() != 5)
         return unexpected_reply("latch_status");
     const bool exists = (*reply)[0].as_int() == 1;
@@ -232,7 +216,9 @@ int latch_status(const Connection& connection, const LatchStatusOptions& options
         out::print("{{\"name\":\"{}\",\"exists\":{},\"count\":{},\"initial\":{},\"ttl_ms\":{},"
                    "\"waiters\":{}}}\n",
                    options.name, exists, count, initial, ttl_ms, waiters);
-        return exists ? exit_code::ok : no_such(options.name);
+        if (!exists)
+            return no_such(options.name);
+        return exit_code::ok;
     }
     if (!exists)
         return no_such(options.name);

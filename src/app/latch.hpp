@@ -1,18 +1,14 @@
 #pragma once
 
-#include "app/run.hpp"
+#include "app/target.hpp"
 #include "util/duration.hpp"
-#include "util/exit_codes.hpp"
+#include "util/error.hpp"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
 namespace dlock::app {
-
-// EX_NOINPUT: the latch does not exist (never created, or its TTL ran out; also when it
-// expires during `latch wait`, which says so).
-inline constexpr int no_such_latch = 66;
 
 // Limits of `dlock latch create COUNT` and `count-down N`.
 inline constexpr int64_t kMaxLatchCount = 1'000'000'000;
@@ -59,10 +55,11 @@ inline constexpr Millis kLatchWaiterHeartbeat{3000};
 // Longest single BLPOP of a waiter.
 inline constexpr Millis kLatchWaitRound{1000};
 
-// Each returns the exit status; every failure has been reported on stderr.
-int latch_create(const Connection& connection, const LatchCreateOptions& options);
-int latch_count_down(const Connection& connection, const LatchCountDownOptions& options);
-int latch_wait(const Connection& connection, const LatchWaitOptions& options);
-int latch_status(const Connection& connection, const LatchStatusOptions& options);
+// Each returns dlock's exit status: 0, or for latch_wait the timeout exit status after its
+// warning; a failure (exit_code::no_such_latch included) as an Error, not yet reported.
+Result<int> latch_create(const Target& target, const LatchCreateOptions& options);
+Result<int> latch_count_down(const Target& target, const LatchCountDownOptions& options);
+Result<int> latch_wait(const Target& target, const LatchWaitOptions& options);
+Result<int> latch_status(const Target& target, const LatchStatusOptions& options);
 
 } // namespace dlock::app

@@ -10,7 +10,6 @@
 #include "process/supervisor.hpp"
 #include "redis/backends.hpp"
 #include "redis/lock_backend.hpp"
-#include "util/log.hpp"
 #include "util/signal_latch.hpp"
 #include "util/signals.hpp"
 
@@ -74,20 +73,15 @@ Aftermath release_after_run(lock::Backend& backend, lock::LeaseSet& leases,
     return after;
 }
 
-// Runs the command while every lease is held; releases them all afterwards.
-int supervise(const RunOptions& options, const lock::HolderInfo& self, lock::Backend& backend,
-              lock::LeaseSet& leases) {
+// Runs the command while every lease is held; releases them all afterwards. An Error: the
+// command could not be started (and the leases were released).
+Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
+                      lock::Backend& backend, lock::LeaseSet& leases) {
     auto supervisor = process::Supervisor::create();
-    if (!supervisor) {
-        log::error("{}", supervisor.error().message);
-        release_after_run(backend, leases, options, self, supervisor.error().exit_code, nullptr);
-        return supervisor.error().exit_code;
-    }
-    auto child = supervisor->spawn(options.argv);
+    auto child = supervisor.and_then([&](process::Supervisor& s) { return s.spawn(options.argv); });
     if (!child) {
-        log::error("{}", child.error().message);
         release_after_run(backend, leases, options, self, child.error().exit_code, nullptr);
-        return child.error().exit_code;
+        return tl::unexpected(child.error());
     }
 
     leases.on_change([&] { supervisor->notify(); });
@@ -123,18 +117,15 @@ int supervise(const RunOptions& options, const lock::HolderInfo& self, lock::Bac
 
 } // namespace
 
-int run(const Connection& connection, const RunOptions& options) {
-    if (auto fds = check_fd_budget(); !fds) { // before anything is written to Redis
-        log::error("{}", fds.error().message);
-        return fds.error().exit_code;
-    }
+Result<int> run(const Target& target, const RunOptions& options) {
+    TRY(check_fd_budget()); // before anything is written to Redis
     // A permit is never re-entered: a nested `sem run` takes another one.
     const auto owners = RunOwners::resolve(options.names, options.permits == 0);
     const lock::HolderInfo self = self_info(options.command_line);
-    const auto store = redis::backend_for(connection.redis, options.permits);
+    const auto store = redis::backend_for(target.redis, options.permits);
     lock::Backend& backend = *store;
-    lock::LeaseSet leases(redis::backend_factory_for(connection.redis, options.permits),
-                          options.ttl, options.kill_after, kWaiterHeartbeat);
+    lock::LeaseSet leases(redis::backend_factory_for(target.redis, options.permits), options.ttl,
+                          options.kill_after, kWaiterHeartbeat);
     // A signal while a multi-name run waits for a later name must not leave the earlier ones
     // held until their TTL runs out: catch it, give them back, then die of it. (One name: the
     // default action is right, and costs no system calls.)
@@ -142,21 +133,18 @@ int run(const Connection& connection, const RunOptions& options) {
     if (options.names.size() > 1)
         latch.emplace(std::initializer_list<int>{SIGINT, SIGTERM, SIGHUP, SIGQUIT});
     auto taken = lock::acquire_all(
-        backend, lease_requests(connection, options, owners, self), options.wait, leases,
+        backend, lease_requests(target, options, owners, self), options.wait, leases,
         latch ? std::function<bool()>([&] { return latch->caught() != 0; }) : nullptr);
     if (latch && latch->caught()) { // acquire_all returned Interrupted, or all were just taken
         leases.release_all(backend);
         return latch->reraise();
     }
     latch.reset();
-    if (!taken) {
-        log::error("{}", taken.error().message);
-        return taken.error().exit_code;
-    }
+    TRY(taken);
     if (auto* blocked = std::get_if<lock::Blocked>(&*taken)) {
         if (blocked->refused.timed_out && options.wait && history_of(backend))
             record_timed_out_wait(*history_of(backend),
-                                  lock::Keys::of(connection.prefix, blocked->name), self,
+                                  lock::Keys::of(target.prefix, blocked->name), self,
                                   options.shared, blocked->refused.last, *options.wait);
         return report_refusal(options, *blocked);
     }

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "redis/endpoint.hpp"
+#include "app/target.hpp"
 #include "util/duration.hpp"
-#include "util/exit_codes.hpp"
+#include "util/error.hpp"
 
 #include <csignal>
 #include <cstdint>
@@ -11,11 +11,6 @@
 #include <vector>
 
 namespace dlock::app {
-
-struct Connection {
-    redis::ConnectOptions redis;
-    std::string prefix = "dlock";
-};
 
 struct RunOptions {
     std::vector<std::string> names;        // distinct, in command-line order; all or none are taken
@@ -35,8 +30,10 @@ struct RunOptions {
 inline constexpr Millis kWaiterHeartbeat{3000};
 
 // `dlock run`: take the lease on every name (or none), run the command while watchdogs renew
-// them, release. Returns the exit status (see util/exit_codes.hpp); every failure has been
-// reported on stderr.
-int run(const Connection& connection, const RunOptions& options);
+// them, release. Returns the exit status (see util/exit_codes.hpp): the command's own, or one
+// that app/run_report.hpp has explained on stderr (the lock not obtained, the lease lost). An
+// Error is a failure of dlock before the command could run (not yet reported), after which no
+// lease is left held.
+Result<int> run(const Target& target, const RunOptions& options);
 
 } // namespace dlock::app

@@ -32,13 +32,13 @@ RunOwners RunOwners::resolve(const std::vector<std::string>& names, bool reenter
     return owners;
 }
 
-std::vector<lock::LeaseRequest> lease_requests(const Connection& connection,
-                                               const RunOptions& options, const RunOwners& owners,
+std::vector<lock::LeaseRequest> lease_requests(const Target& target, const RunOptions& options,
+                                               const RunOwners& owners,
                                                const lock::HolderInfo& self) {
     std::vector<lock::LeaseRequest> requests;
     requests.reserve(options.names.size());
     for (size_t i = 0; i < options.names.size(); ++i) {
-        lock::LeaseId id{options.names[i], lock::Keys::of(connection.prefix, options.names[i]),
+        lock::LeaseId id{options.names[i], lock::Keys::of(target.prefix, options.names[i]),
                          owners.of_name[i], random_hex(8)};
         lock::AcquireRequest request{id.owner,         id.hold_id, options.ttl,   "",
                                      kWaiterHeartbeat, self,       options.shared};

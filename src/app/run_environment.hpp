@@ -21,8 +21,8 @@ struct RunOwners {
 };
 
 // One request per name, with this process's holder information `self`.
-std::vector<lock::LeaseRequest> lease_requests(const Connection& connection,
-                                               const RunOptions& options, const RunOwners& owners,
+std::vector<lock::LeaseRequest> lease_requests(const Target& target, const RunOptions& options,
+                                               const RunOwners& owners,
                                                const lock::HolderInfo& self);
 
 // Sets what the command gets: DLOCK_NAME, DLOCK_OWNER, DLOCK_FENCING_TOKEN(S), DLOCK_TTL_MS and

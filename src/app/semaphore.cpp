@@ -2,22 +2,17 @@
 
 #include "app/status_view.hpp"
 #include "redis/status_reader.hpp"
-#include "util/log.hpp"
 #include "util/output.hpp"
 
 #include <fmt/format.h>
 
 namespace dlock::app {
 
-int semaphore_status(const Connection& connection, const SemaphoreStatusOptions& options) {
-    auto conn = redis::Connection::open(connection.redis);
-    auto state = conn.and_then([&](redis::Connection& c) {
-        return redis::read_permits(c, connection.prefix, options.name);
-    });
-    if (!state) {
-        log::error("{}", state.error().message);
-        return state.error().exit_code;
-    }
+Result<int> semaphore_status(const Target& target, const SemaphoreStatusOptions& options) {
+    auto conn = redis::Connection::open(target.redis);
+    auto state = conn.and_then(
+        [&](redis::Connection& c) { return redis::read_permits(c, target.prefix, options.name); });
+    TRY(state);
     out::print("{}", options.json ? permits_json(*state) + "\n" : permits_table(*state));
     return state->permits.empty() ? exit_code::nothing : exit_code::ok;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "app/run.hpp"
+#include "app/target.hpp"
+#include "util/error.hpp"
 
 #include <string>
 
@@ -13,6 +14,6 @@ struct SemaphoreStatusOptions {
 
 // `dlock sem status NAME [--json]`: reads the semaphore permit by permit (redis/status_reader)
 // and prints it (app/status_view). 0 if a permit is held, exit_code::nothing if none.
-int semaphore_status(const Connection& connection, const SemaphoreStatusOptions& options);
+Result<int> semaphore_status(const Target& target, const SemaphoreStatusOptions& options);
 
 } // namespace dlock::app

@@ -2,30 +2,19 @@
 
 #include "app/status_view.hpp"
 #include "redis/status_reader.hpp"
-#include "util/log.hpp"
 #include "util/output.hpp"
 
 #include <fmt/format.h>
 
 namespace dlock::app {
-namespace {
 
-int report(const Error& error) {
-    log::error("{}", error.message);
-    return error.exit_code;
-}
-
-} // namespace
-
-int status(const Connection& connection, const StatusOptions& options) {
-    auto conn = redis::Connection::open(connection.redis);
-    if (!conn)
-        return report(conn.error());
+Result<int> status(const Target& target, const StatusOptions& options) {
+    auto conn = redis::Connection::open(target.redis);
+    TRY(conn);
     std::vector<std::string> names = options.names;
     if (names.empty()) {
-        auto found = redis::scan_names(*conn, connection.prefix);
-        if (!found)
-            return report(found.error());
+        auto found = redis::scan_names(*conn, target.prefix);
+        TRY(found);
         names = std::move(*found);
     }
     if (options.names_only) {
@@ -34,13 +23,12 @@ int status(const Connection& connection, const StatusOptions& options) {
         return names.empty() ? exit_code::nothing : exit_code::ok;
     }
 
-    auto state = redis::read_status(*conn, connection.prefix, names);
-    if (!state)
-        return report(state.error());
+    auto state = redis::read_status(*conn, target.prefix, names);
+    TRY(state);
     if (options.json)
         out::print("{}\n", status_json(*state));
     else if (state->names.empty())
-        out::print("nothing under prefix {}\n", connection.prefix);
+        out::print("nothing under prefix {}\n", target.prefix);
     else
         out::print("{}", status_table(*state));
     for (const auto& name : state->names)

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "app/run.hpp"
+#include "app/target.hpp"
+#include "util/error.hpp"
 
 #include <string>
 #include <vector>
@@ -15,6 +16,6 @@ struct StatusOptions {
 
 // `dlock status`: 0 when at least one name is held (a lock holder, a semaphore permit, a lock
 // kept by --min-hold) or is an existing latch; exit_code::nothing when none is.
-int status(const Connection& connection, const StatusOptions& options);
+Result<int> status(const Target& target, const StatusOptions& options);
 
 } // namespace dlock::app

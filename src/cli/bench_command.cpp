@@ -1,23 +1,12 @@
 #include "cli/bench_command.hpp"
 
-#include "cli/command_support.hpp"
+#include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
 #include "lock/keys.hpp"
 
 #include <fmt/format.h>
 
 namespace dlock::cli {
-namespace {
-
-constexpr const char* kBenchExitStatus = R"(
-Exit status:
-  0        measured; the figures were printed
-  64       usage error
-  69       Redis unreachable, or authentication failed
-  70       internal error (also: stdout could not be written)
-  75       the bench keys are in use: another bench is running)";
-
-} // namespace
 
 BenchCommand::BenchCommand(CLI::App& parent) {
     app_ = parent.add_subcommand(
@@ -32,29 +21,24 @@ BenchCommand::BenchCommand(CLI::App& parent) {
     app_->add_option("--name", name_, "lock name prefix for the bench keys (default dlock-bench)")
         ->option_text("NAME");
     app_->add_flag("--json", json_, "print JSON instead of a table");
-    app_->footer(kBenchExitStatus);
+    app_->footer(exit_status_help(HelpPage::bench));
 }
 
 Result<app::BenchOptions> BenchCommand::options() const {
     app::BenchOptions o;
     o.name = name_;
     o.json = json_;
-    auto cycles = parse_integer(cycles_, 1, 10'000'000, "--cycles");
-    if (!cycles)
-        return tl::unexpected(cycles.error());
-    o.cycles = static_cast<int>(*cycles);
-    auto handovers = parse_integer(handovers_, 1, 10'000'000, "--handovers");
-    if (!handovers)
-        return tl::unexpected(handovers.error());
-    o.handovers = static_cast<int>(*handovers);
+    TRY_ASSIGN(const int64_t cycles, parse_integer(cycles_, 1, 10'000'000, "--cycles"));
+    o.cycles = static_cast<int>(cycles);
+    TRY_ASSIGN(const int64_t handovers, parse_integer(handovers_, 1, 10'000'000, "--handovers"));
+    o.handovers = static_cast<int>(handovers);
     o.waiters.clear();
     for (const std::string_view list : waiters_) { // "-k 8,32", "-k 8 32" or "-k 8 -k 32"
         for (size_t start = 0;;) {
             const auto comma = list.find(',', start);
-            auto k = parse_integer(list.substr(start, comma - start), 1, 1000, "--waiters");
-            if (!k)
-                return tl::unexpected(k.error());
-            o.waiters.push_back(static_cast<int>(*k));
+            TRY_ASSIGN(const int64_t k,
+                       parse_integer(list.substr(start, comma - start), 1, 1000, "--waiters"));
+            o.waiters.push_back(static_cast<int>(k));
             if (comma == std::string_view::npos)
                 break;
             start = comma + 1;
@@ -67,17 +51,13 @@ Result<app::BenchOptions> BenchCommand::options() const {
 
 Result<void> BenchCommand::check(const GlobalOptions& globals) const {
     return globals.resolve().and_then(
-        [&](const app::Connection&) { return options().map([](const app::BenchOptions&) {}); });
+        [&](const app::Target&) { return options().map([](const app::BenchOptions&) {}); });
 }
 
-int BenchCommand::execute(const GlobalOptions& globals) {
-    auto connection = globals.resolve();
-    if (!connection)
-        return report(connection.error());
-    auto bench_options = options();
-    if (!bench_options)
-        return report(bench_options.error());
-    return app::bench(*connection, *bench_options);
+Result<int> BenchCommand::execute(const GlobalOptions& globals) {
+    TRY_ASSIGN(const auto target, globals.resolve());
+    TRY_ASSIGN(const auto bench_options, options());
+    return app::bench(target, bench_options);
 }
 
 } // namespace dlock::cli

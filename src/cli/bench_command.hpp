@@ -14,7 +14,7 @@ class BenchCommand {
   public:
     explicit BenchCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
-    int execute(const GlobalOptions& globals);
+    Result<int> execute(const GlobalOptions& globals);
     // What execute checks before it talks to Redis: the usage errors.
     Result<void> check(const GlobalOptions& globals) const;
 

@@ -1,7 +1,5 @@
 #include "cli/command_line.hpp"
 
-#include "util/log.hpp"
-
 #include <string_view>
 
 namespace dlock::cli {
@@ -16,36 +14,38 @@ CommandLine::CommandLine(const std::vector<std::string>& words) {
     }
 }
 
-std::optional<int> CommandLine::prepare() {
+Result<bool> CommandLine::prepare() {
     // Only the subcommand named is built when that parses; anything else (help and version
     // too) gets the full parser, so what is printed is about the whole command line.
     const std::string_view only = named_subcommand(args_);
     parser_ = std::make_unique<Parser>(only);
-    auto stop = parser_->parse(args_, !only.empty());
-    if (stop && !only.empty()) {
+    auto parsed = parser_->parse(args_, !only.empty());
+    if ((!parsed || !*parsed) && !only.empty()) {
         parser_ = std::make_unique<Parser>();
-        stop = parser_->parse(args_);
+        parsed = parser_->parse(args_);
     }
-    if (stop)
-        return stop;
-    if (auto loaded = parser_->globals().load(); !loaded) {
-        log::error("{}", loaded.error().message);
-        return loaded.error().exit_code;
-    }
+    if (!parsed || !*parsed)
+        return parsed;
+    TRY(parser_->globals().load());
     subcommand_ = parser_->parsed();
-    if (subcommand_ == nullptr) { // CLI11 requires one; this is only a safety net
-        log::error("missing subcommand (see dlock --help)");
-        return exit_code::usage;
-    }
-    return std::nullopt;
+    if (subcommand_ == nullptr) // CLI11 requires one; this is only a safety net
+        return usage_error("missing subcommand (see dlock --help)");
+    return true;
 }
 
-int CommandLine::execute() {
+Result<int> CommandLine::execute() {
     return subcommand_->execute(parser_->globals(), command_);
 }
 
 Result<void> CommandLine::check() const {
     return subcommand_->check(parser_->globals(), command_);
+}
+
+Result<int> CommandLine::run() {
+    TRY_ASSIGN(const bool ready, prepare());
+    if (!ready)
+        return exit_code::ok; // help or version was printed
+    return execute();
 }
 
 } // namespace dlock::cli

@@ -3,7 +3,6 @@
 #include "cli/parser.hpp"
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,16 +16,20 @@ class CommandLine {
     // verbatim; CLI11 sees what precedes it.
     explicit CommandLine(const std::vector<std::string>& words);
 
-    // Parses the options and loads the settings (config files, environment). nullopt when a
-    // subcommand is ready to run; otherwise the exit status: 0 after help or version (printed
-    // through util/output), 64 after a usage error (reported on stderr).
-    std::optional<int> prepare();
+    // Parses the options and loads the settings (config files, environment). True when a
+    // subcommand is ready to run; false when help or version was printed instead (through
+    // util/output; exit 0); otherwise the usage error (64), not yet reported.
+    Result<bool> prepare();
 
-    // After prepare() returned nullopt: the subcommand's exit status.
-    int execute();
-    // After prepare() returned nullopt: the usage errors execute would report before talking
-    // to Redis, without talking to it.
+    // After prepare() returned true: the subcommand's exit status, or its Error.
+    Result<int> execute();
+    // After prepare() returned true: the usage errors execute would return before talking to
+    // Redis, without talking to it.
     Result<void> check() const;
+
+    // prepare(), then execute() if a subcommand is ready: the exit status (0 after help or
+    // version), or the Error for main() to report.
+    Result<int> run();
 
   private:
     std::vector<std::string> args_, command_;

@@ -1,20 +1,13 @@
 #include "cli/command_support.hpp"
 
 #include "lock/keys.hpp"
-#include "util/log.hpp"
 
 namespace dlock::cli {
 
-int report(const Error& error) {
-    log::error("{}", error.message);
-    return error.exit_code;
-}
-
-Result<app::Connection> connection_for(const GlobalOptions& globals,
-                                       const std::vector<std::string>& names) {
+Result<app::Target> target_for(const GlobalOptions& globals,
+                               const std::vector<std::string>& names) {
     for (const auto& name : names)
-        if (auto valid = lock::validate_name(name); !valid)
-            return tl::unexpected(valid.error());
+        TRY(lock::validate_name(name));
     return globals.resolve();
 }
 

@@ -7,12 +7,8 @@
 
 namespace dlock::cli {
 
-// Logs `error` as dlock's one line on stderr and returns its exit status.
-int report(const Error& error);
-
 // Validates the lock `names`, then resolves the global options; both before anything talks to
 // Redis, so bad input changes nothing.
-Result<app::Connection> connection_for(const GlobalOptions& globals,
-                                       const std::vector<std::string>& names);
+Result<app::Target> target_for(const GlobalOptions& globals, const std::vector<std::string>& names);
 
 } // namespace dlock::cli

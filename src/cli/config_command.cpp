@@ -1,6 +1,7 @@
 #include "cli/config_command.hpp"
 
 #include "app/show_config.hpp"
+#include "cli/exit_help.hpp"
 
 namespace dlock::cli {
 
@@ -10,14 +11,11 @@ ConfigCommand::ConfigCommand(CLI::App& parent) {
                   "environment, FILE:LINE, default); secrets are hidden");
     app_->footer("\nConfig files (key = value, # comments): $XDG_CONFIG_HOME/dlock/config or "
                  "~/.config/dlock/config\n(or $DLOCK_CONFIG), then /etc/dlock.conf (or "
-                 "$DLOCK_SYSTEM_CONFIG). See man dlock.\n\n"
-                 "Exit status:\n"
-                 "  0        the settings were shown\n"
-                 "  64       usage error (bad option, environment variable or config file)\n"
-                 "  70       internal error (also: stdout could not be written)");
+                 "$DLOCK_SYSTEM_CONFIG). See man dlock.\n" +
+                 exit_status_help(HelpPage::config));
 }
 
-int ConfigCommand::execute(const GlobalOptions& globals) {
+Result<int> ConfigCommand::execute(const GlobalOptions& globals) {
     return app::show_config(globals.settings());
 }
 

@@ -11,7 +11,7 @@ class ConfigCommand {
   public:
     explicit ConfigCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
-    int execute(const GlobalOptions& globals);
+    Result<int> execute(const GlobalOptions& globals);
     // Nothing to check: the settings were loaded (and checked) before.
     Result<void> check(const GlobalOptions&) const { return {}; }
 

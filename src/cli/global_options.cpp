@@ -129,10 +129,8 @@ std::vector<config::FlagValue> GlobalOptions::given() const {
 }
 
 Result<void> GlobalOptions::load() {
-    auto settings = config::load(given(), [](const char* name) { return std::getenv(name); });
-    if (!settings)
-        return tl::unexpected(settings.error());
-    settings_ = std::move(*settings);
+    TRY_ASSIGN(settings_,
+               config::load(given(), [](const char* name) { return std::getenv(name); }));
     log::setup(log::Options{
         config::to_level(settings_.get("log-level").value).value_or(log::Level::warn),
         config::to_format(settings_.get("log-format").value).value_or(log::Format::text),
@@ -144,40 +142,25 @@ Result<void> GlobalOptions::load() {
     return {};
 }
 
-Result<app::Connection> GlobalOptions::resolve() const {
-    app::Connection out;
+Result<app::Target> GlobalOptions::resolve() const {
+    app::Target out;
     const auto& url = settings_.get("redis");
-    auto endpoint = typed(url, redis::parse_url(url.value));
-    if (!endpoint)
-        return tl::unexpected(endpoint.error());
-    out.redis.endpoint = std::move(*endpoint);
+    TRY_ASSIGN(out.redis.endpoint, typed(url, redis::parse_url(url.value)));
 
     // A password or password-file from anywhere beats a password in the URL.
     if (const auto& file = settings_.get("password-file"); file.is_set()) {
-        auto password = typed(file, read_password_file(file.value));
-        if (!password)
-            return tl::unexpected(password.error());
-        out.redis.endpoint.password = std::move(*password);
+        TRY_ASSIGN(out.redis.endpoint.password, typed(file, read_password_file(file.value)));
     } else if (const auto& password = settings_.get("password"); password.is_set()) {
         out.redis.endpoint.password = password.value;
     }
 
     const auto& prefix_setting = settings_.get("prefix");
-    auto checked_prefix = typed(prefix_setting, lock::validate_prefix(prefix_setting.value));
-    if (!checked_prefix)
-        return tl::unexpected(checked_prefix.error());
-    out.prefix = std::move(*checked_prefix);
+    TRY_ASSIGN(out.prefix, typed(prefix_setting, lock::validate_prefix(prefix_setting.value)));
 
     const auto& connect = settings_.get("connect-timeout");
     const auto& command = settings_.get("timeout");
-    auto connect_ms = typed(connect, parse_duration(connect.value));
-    auto command_ms = typed(command, parse_duration(command.value));
-    if (!connect_ms)
-        return tl::unexpected(connect_ms.error());
-    if (!command_ms)
-        return tl::unexpected(command_ms.error());
-    out.redis.connect_timeout = *connect_ms;
-    out.redis.command_timeout = *command_ms;
+    TRY_ASSIGN(out.redis.connect_timeout, typed(connect, parse_duration(connect.value)));
+    TRY_ASSIGN(out.redis.command_timeout, typed(command, parse_duration(command.value)));
     return out;
 }
 

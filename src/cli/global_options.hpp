@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/run.hpp"
+#include "app/target.hpp"
 #include "config/settings.hpp"
 
 #include <CLI/CLI.hpp>
@@ -10,8 +10,8 @@
 namespace dlock::cli {
 
 // Options every subcommand shares, as typed. load() puts them on top of the environment and the
-// config files (see config/settings.hpp for the order); resolve() turns the result into a
-// connection.
+// config files (see config/settings.hpp for the order); resolve() turns the result into the
+// target of the subcommand: the Redis server and the key prefix.
 struct GlobalOptions {
     std::string redis_url;
     std::string password_file;
@@ -28,8 +28,8 @@ struct GlobalOptions {
     // Reads the config files and the environment, checks every value and sets up logging.
     // Usage errors (bad values, unknown keys, unreadable files) carry exit code 64.
     Result<void> load();
-    // The connection from the loaded settings; reads the password file.
-    Result<app::Connection> resolve() const;
+    // The target from the loaded settings; reads the password file.
+    Result<app::Target> resolve() const;
     const config::Settings& settings() const { return settings_; }
 
   private:

@@ -2,22 +2,12 @@
 
 #include "app/history.hpp"
 #include "cli/command_support.hpp"
+#include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
 
 #include <fmt/format.h>
 
 namespace dlock::cli {
-namespace {
-
-constexpr const char* kHistoryExitStatus = R"(
-Exit status:
-  0        entries were shown
-  1        NAME has no history (never used, or unused for 30 days)
-  64       usage error
-  69       Redis unreachable, or authentication failed
-  70       internal error)";
-
-} // namespace
 
 HistoryCommand::HistoryCommand(CLI::App& parent) {
     app_ = parent.add_subcommand(
@@ -30,34 +20,25 @@ HistoryCommand::HistoryCommand(CLI::App& parent) {
                                      app::kDefaultHistoryCount, app::kMaxHistoryCount))
             ->option_text("COUNT");
     app_->add_flag("--json", json_, "print a JSON array instead of a table");
-    app_->footer(kHistoryExitStatus);
+    app_->footer(exit_status_help(HelpPage::history));
 }
 
-Result<app::Connection> HistoryCommand::connection(const GlobalOptions& globals,
-                                                   int64_t& count) const {
-    count = app::kDefaultHistoryCount;
+Result<HistoryCommand::Plan> HistoryCommand::plan(const GlobalOptions& globals) const {
+    Plan p{{}, {name_, app::kDefaultHistoryCount, json_}};
     if (count_option_->count() > 0) {
-        auto n = parse_integer(count_, 1, app::kMaxHistoryCount, "--count");
-        if (!n)
-            return tl::unexpected(n.error());
-        count = *n;
+        TRY_ASSIGN(p.options.count, parse_integer(count_, 1, app::kMaxHistoryCount, "--count"));
     }
-    return connection_for(globals, {name_});
+    TRY_ASSIGN(p.target, target_for(globals, {name_}));
+    return p;
 }
 
 Result<void> HistoryCommand::check(const GlobalOptions& globals) const {
-    int64_t count = 0;
-    return connection(globals, count).map([](const app::Connection&) {});
+    return plan(globals).map([](const Plan&) {});
 }
 
-int HistoryCommand::execute(const GlobalOptions& globals) {
-    app::HistoryOptions options{name_, app::kDefaultHistoryCount, json_};
-    int64_t count = 0;
-    auto ready = connection(globals, count);
-    if (!ready)
-        return report(ready.error());
-    options.count = static_cast<decltype(options.count)>(count);
-    return app::history(*ready, options);
+Result<int> HistoryCommand::execute(const GlobalOptions& globals) {
+    TRY_ASSIGN(const auto p, plan(globals));
+    return app::history(p.target, p.options);
 }
 
 } // namespace dlock::cli

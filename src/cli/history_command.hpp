@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/history.hpp"
 #include "cli/global_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -12,12 +13,16 @@ class HistoryCommand {
   public:
     explicit HistoryCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
-    int execute(const GlobalOptions& globals);
+    Result<int> execute(const GlobalOptions& globals);
     // What execute checks before it talks to Redis: the usage errors.
     Result<void> check(const GlobalOptions& globals) const;
 
   private:
-    Result<app::Connection> connection(const GlobalOptions& globals, int64_t& count) const;
+    struct Plan {
+        app::Target target;
+        app::HistoryOptions options;
+    };
+    Result<Plan> plan(const GlobalOptions& globals) const;
     CLI::App* app_;
     std::string name_;
     std::string count_;

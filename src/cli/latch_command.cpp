@@ -1,7 +1,7 @@
 #include "cli/latch_command.hpp"
 
 #include "app/latch.hpp"
-#include "cli/command_support.hpp"
+#include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
 #include "lock/keys.hpp"
 #include "util/duration.hpp"
@@ -10,23 +10,11 @@
 #include <fmt/format.h>
 
 namespace dlock::cli {
-namespace {
-
-constexpr const char* kLatchExitStatus = R"(
-Exit status:
-  0        created or refreshed; counted down; the count is zero (wait); the latch exists (status)
-  64       usage error (bad option, name, count, duration; create with a different COUNT)
-  66       no such latch (never created, or its TTL ran out)
-  69       Redis unreachable, or authentication failed
-  70       internal error
-  75       wait timed out (change with -E))";
-
-} // namespace
 
 LatchCommand::LatchCommand(CLI::App& parent) {
     app_ = parent.add_subcommand("latch", "Count-down latches: wait until N things are done");
     app_->require_subcommand(1);
-    app_->footer(kLatchExitStatus);
+    app_->footer(exit_status_help(HelpPage::latch));
 
     create_ = app_->add_subcommand(
         "create", "Create latch NAME at COUNT; with the same COUNT again, only refresh its TTL");
@@ -58,20 +46,16 @@ LatchCommand::LatchCommand(CLI::App& parent) {
     status_->add_option("NAME", name_, "latch name")->required();
     status_->add_flag("--json", json_, "print JSON instead of a table");
     for (auto* sub : {create_, count_down_, wait_, status_})
-        sub->footer(kLatchExitStatus);
+        sub->footer(exit_status_help(HelpPage::latch));
 }
 
 Result<LatchCommand::Plan> LatchCommand::plan(const GlobalOptions& globals) const {
     // Everything is validated before connecting: bad input writes nothing to Redis.
-    if (auto name = lock::validate_name(name_); !name)
-        return tl::unexpected(name.error());
+    TRY(lock::validate_name(name_));
 
     Plan p{{}, {name_}, {name_}, {name_, std::nullopt, exit_code::busy}};
     if (create_->parsed()) {
-        auto count = app::parse_latch_count(count_, "COUNT");
-        if (!count)
-            return tl::unexpected(count.error());
-        p.create.count = *count;
+        TRY_ASSIGN(p.create.count, app::parse_latch_count(count_, "COUNT"));
         auto ttl = parse_duration(ttl_);
         if (!ttl)
             return usage_error("--ttl: " + ttl.error().message);
@@ -80,10 +64,7 @@ Result<LatchCommand::Plan> LatchCommand::plan(const GlobalOptions& globals) cons
         p.create.ttl = *ttl;
     } else if (count_down_->parsed()) {
         if (count_down_n_->count() > 0) {
-            auto n = app::parse_latch_count(count_, "N");
-            if (!n)
-                return tl::unexpected(n.error());
-            p.count_down.n = *n;
+            TRY_ASSIGN(p.count_down.n, app::parse_latch_count(count_, "N"));
         }
     } else if (wait_->parsed()) {
         if (wait_for_option_->count() > 0) { // -w '' is an error, not "no limit"
@@ -92,16 +73,11 @@ Result<LatchCommand::Plan> LatchCommand::plan(const GlobalOptions& globals) cons
                 return usage_error("--wait: " + limit.error().message);
             p.wait.wait = *limit;
         }
-        auto code = parse_exit_status(timeout_exit_code_, "--timeout-exit-code");
-        if (!code)
-            return tl::unexpected(code.error());
-        p.wait.timeout_exit_code = *code;
+        TRY_ASSIGN(p.wait.timeout_exit_code,
+                   parse_exit_status(timeout_exit_code_, "--timeout-exit-code"));
     }
 
-    auto connection = globals.resolve();
-    if (!connection)
-        return tl::unexpected(connection.error());
-    p.connection = std::move(*connection);
+    TRY_ASSIGN(p.target, globals.resolve());
     return p;
 }
 
@@ -109,17 +85,15 @@ Result<void> LatchCommand::check(const GlobalOptions& globals) const {
     return plan(globals).map([](const Plan&) {});
 }
 
-int LatchCommand::execute(const GlobalOptions& globals) {
-    auto p = plan(globals);
-    if (!p)
-        return report(p.error());
+Result<int> LatchCommand::execute(const GlobalOptions& globals) {
+    TRY_ASSIGN(const auto p, plan(globals));
     if (create_->parsed())
-        return app::latch_create(p->connection, p->create);
+        return app::latch_create(p.target, p.create);
     if (count_down_->parsed())
-        return app::latch_count_down(p->connection, p->count_down);
+        return app::latch_count_down(p.target, p.count_down);
     if (wait_->parsed())
-        return app::latch_wait(p->connection, p->wait);
-    return app::latch_status(p->connection, {name_, json_});
+        return app::latch_wait(p.target, p.wait);
+    return app::latch_status(p.target, {name_, json_});
 }
 
 } // namespace dlock::cli

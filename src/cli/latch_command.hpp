@@ -16,14 +16,14 @@ class LatchCommand {
   public:
     explicit LatchCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
-    int execute(const GlobalOptions& globals);
+    Result<int> execute(const GlobalOptions& globals);
     // What execute checks before it talks to Redis: the usage errors.
     Result<void> check(const GlobalOptions& globals) const;
 
   private:
     // The parsed subcommand's options, checked.
     struct Plan {
-        app::Connection connection;
+        app::Target target;
         app::LatchCreateOptions create;
         app::LatchCountDownOptions count_down;
         app::LatchWaitOptions wait;

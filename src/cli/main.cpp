@@ -36,12 +36,17 @@ namespace {
 
 int run(int argc, char** argv) {
     CommandLine line(std::vector<std::string>(argv + 1, argv + argc));
-    if (auto stop = line.prepare())
-        return out::finish(*stop);
-    return out::finish(line.execute());
+    return out::finish(exit_status(line.run()));
 }
 
 } // namespace
+
+int exit_status(const Result<int>& outcome) {
+    if (outcome)
+        return *outcome;
+    log::error("{}", outcome.error().message);
+    return outcome.error().exit_code;
+}
 
 int main(int argc, char** argv) {
     // hiredis writes to its socket with write(2): a dropped connection must be an error

@@ -2,6 +2,7 @@
 
 #include "cli/bench_command.hpp"
 #include "cli/config_command.hpp"
+#include "cli/exit_help.hpp"
 #include "cli/history_command.hpp"
 #include "cli/latch_command.hpp"
 #include "cli/parse_errors.hpp"
@@ -9,7 +10,6 @@
 #include "cli/run_command.hpp"
 #include "cli/sem_command.hpp"
 #include "cli/status_command.hpp"
-#include "util/exit_codes.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
 
@@ -18,18 +18,6 @@
 
 namespace dlock::cli {
 namespace {
-
-constexpr const char* kExitStatus = R"(
-Exit status:
-  N        the command's own exit status; 128+N if it died of signal N
-  75       lock not obtained: held elsewhere, or --wait timed out (change with -E)
-  76       lease lost while the command ran; the command was stopped
-  64       usage error (bad option, name, duration, URL or config file); nothing was changed in Redis
-  69       Redis unreachable, or authentication failed
-  70       internal error, or stdout could not be written (a closed pipe ends dlock by SIGPIPE)
-  126      command found but not executable
-  127      command not found
-  1        status: nothing held; history: none; release --force: the lock was not held)";
 
 Result<void> no_command(const std::vector<std::string>& command) {
     if (!command.empty())
@@ -42,16 +30,12 @@ class Adapter final : public Subcommand {
   public:
     explicit Adapter(CLI::App& parent) : command_(parent) {}
     CLI::App* app() const override { return command_.app(); }
-    int execute(const GlobalOptions& globals, const std::vector<std::string>& command) override {
-        if constexpr (requires { command_.execute(globals, command); }) {
+    Result<int> execute(const GlobalOptions& globals,
+                        const std::vector<std::string>& command) override {
+        if constexpr (requires { command_.execute(globals, command); })
             return command_.execute(globals, command);
-        } else {
-            if (auto none = no_command(command); !none) {
-                log::error("{}", none.error().message);
-                return none.error().exit_code;
-            }
-            return command_.execute(globals);
-        }
+        else
+            return no_command(command).and_then([&] { return command_.execute(globals); });
     }
     Result<void> check(const GlobalOptions& globals,
                        const std::vector<std::string>& command) const override {
@@ -61,7 +45,7 @@ class Adapter final : public Subcommand {
             return no_command(command).and_then([&] { return command_.check(globals); });
         else // a command without its own checks: at least the global options
             return no_command(command).and_then(
-                [&] { return globals.resolve().map([](const app::Connection&) {}); });
+                [&] { return globals.resolve().map([](const app::Target&) {}); });
     }
 
   private:
@@ -102,7 +86,7 @@ Parser::Parser(std::string_view only)
     // Flags take no value: CLI11 would convert "--verbose=N" with std::stoll, which throws.
     app_.option_defaults()->disable_flag_override();
     app_.set_version_flag("--version", std::string("dlock ") + DLOCK_VERSION);
-    app_.footer(kExitStatus);
+    app_.footer(exit_status_help(HelpPage::dlock));
     app_.require_subcommand(1);
     globals_.add_to(app_);
     for (const auto& entry : kSubcommands)
@@ -111,24 +95,24 @@ Parser::Parser(std::string_view only)
     without_type_names(app_);
 }
 
-std::optional<int> Parser::parse(std::vector<std::string> args, bool quiet) {
+Result<bool> Parser::parse(std::vector<std::string> args, bool quiet) {
     const std::vector<std::string> given = args;
     std::reverse(args.begin(), args.end()); // CLI11 parses a reversed vector
     try {
         app_.parse(args);
-        return std::nullopt;
+        return true;
     } catch (const CLI::ParseError& e) {
-        if (quiet)
-            return e.get_exit_code() == 0 ? 0 : exit_code::usage;
         if (e.get_exit_code() == 0) { // help or version, through dlock's checked output
-            std::ostringstream help, unused;
-            const int status = app_.exit(e, help, unused);
-            out::write(help.str());
-            return status;
+            if (!quiet) {
+                std::ostringstream help, unused;
+                app_.exit(e, help, unused);
+                out::write(help.str());
+            }
+            return false;
         }
-        log::setup(0);
-        log::error("{}", describe_parse_error(e, app_, given));
-        return exit_code::usage;
+        if (!quiet)
+            log::setup(0); // reported with the defaults: no settings were loaded
+        return usage_error(describe_parse_error(e, app_, given));
     }
 }
 
@@ -137,10 +121,6 @@ Subcommand* Parser::parsed() const {
         if (subcommand->app()->parsed())
             return subcommand.get();
     return nullptr;
-}
-
-const char* exit_status_help() {
-    return kExitStatus;
 }
 
 std::string_view named_subcommand(const std::vector<std::string>& args) {

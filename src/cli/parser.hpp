@@ -4,7 +4,6 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +15,10 @@ class Subcommand {
   public:
     virtual ~Subcommand() = default;
     virtual CLI::App* app() const = 0;
-    // `command` is what followed "--"; only `run` and `sem run` take one.
-    virtual int execute(const GlobalOptions& globals, const std::vector<std::string>& command) = 0;
+    // `command` is what followed "--"; only `run` and `sem run` take one. The exit status, or
+    // the Error for cli/main.cpp to report (see Result<int> in util/error.hpp).
+    virtual Result<int> execute(const GlobalOptions& globals,
+                                const std::vector<std::string>& command) = 0;
     // Everything execute checks before it talks to Redis (bad input is a usage error there,
     // and nothing was sent); for tests of the parser that must not touch any Redis.
     virtual Result<void> check(const GlobalOptions& globals,
@@ -32,10 +33,10 @@ class Parser {
     Parser(const Parser&) = delete;
     Parser& operator=(const Parser&) = delete;
 
-    // nullopt when parsed; otherwise the exit status after help or version went to stdout
-    // (0), or of a usage error, reported on stderr in dlock's words (see parse_errors.hpp).
+    // True when a subcommand was parsed; false when help or version went to stdout instead (exit
+    // 0); otherwise a usage error in dlock's words (see parse_errors.hpp), not yet reported.
     // `quiet` prints nothing, not even help.
-    std::optional<int> parse(std::vector<std::string> args, bool quiet = false);
+    Result<bool> parse(std::vector<std::string> args, bool quiet = false);
     const GlobalOptions& globals() const { return globals_; }
     GlobalOptions& globals() { return globals_; }
     // The subcommand parsed, or nullptr.
@@ -54,8 +55,5 @@ class Parser {
 // page faults of its start-up (docs/BENCHMARKS.md). When the arguments mean something else
 // (e.g. "run" was an option's value), that parser fails and the full one decides.
 std::string_view named_subcommand(const std::vector<std::string>& args);
-
-// The exit statuses of dlock (and of run), as `dlock --help` and `dlock run --help` show them.
-const char* exit_status_help();
 
 } // namespace dlock::cli

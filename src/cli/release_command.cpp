@@ -2,20 +2,15 @@
 
 #include "app/force_release.hpp"
 #include "cli/command_support.hpp"
+#include "cli/exit_help.hpp"
 
 namespace dlock::cli {
 namespace {
 
-constexpr const char* kReleaseExitStatus = R"(
+constexpr const char* kWhatBreaks = R"(
 Without --permit/--all-permits it breaks the lock NAME; with them, permits of the semaphore
 NAME (a lock and a semaphore of the same name are separate objects).
-
-Exit status:
-  0        something was held and is now broken (its holders stop at their next renewal)
-  1        nothing was held (the lock was free, the permit gone); nothing changed
-  64       usage error (also: --force missing, a malformed permit id)
-  69       Redis unreachable, or authentication failed
-  70       internal error)";
+)";
 
 } // namespace
 
@@ -32,25 +27,28 @@ ReleaseCommand::ReleaseCommand(CLI::App& parent) {
                        ->option_text("ID");
     app_->add_flag("--all-permits", all_permits_, "break every permit of semaphore NAME")
         ->excludes(permit);
-    app_->footer(kReleaseExitStatus);
+    app_->footer(kWhatBreaks + exit_status_help(HelpPage::release));
 }
 
-int ReleaseCommand::execute(const GlobalOptions& globals) {
+Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) const {
     if (!force_)
-        return report(Error{exit_code::usage,
-                            "release breaks a lock or permit held by someone else: say so with "
-                            "--force (a command run by dlock run releases its lock itself)"});
-    app::ForceReleaseOptions options{name_, "", all_permits_};
+        return usage_error("release breaks a lock or permit held by someone else: say so with "
+                           "--force (a command run by dlock run releases its lock itself)");
+    Plan p{{}, {name_, "", all_permits_}};
     if (app_->count("--permit") > 0) {
-        auto permit = app::parse_permit_id(permit_);
-        if (!permit)
-            return report(permit.error());
-        options.permit = std::move(*permit);
+        TRY_ASSIGN(p.options.permit, app::parse_permit_id(permit_));
     }
-    auto connection = connection_for(globals, {name_});
-    if (!connection)
-        return report(connection.error());
-    return app::force_release(*connection, options);
+    TRY_ASSIGN(p.target, target_for(globals, {name_}));
+    return p;
+}
+
+Result<void> ReleaseCommand::check(const GlobalOptions& globals) const {
+    return plan(globals).map([](const Plan&) {});
+}
+
+Result<int> ReleaseCommand::execute(const GlobalOptions& globals) {
+    TRY_ASSIGN(const auto p, plan(globals));
+    return app::force_release(p.target, p.options);
 }
 
 } // namespace dlock::cli

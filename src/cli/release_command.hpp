@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/force_release.hpp"
 #include "cli/global_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -12,9 +13,17 @@ class ReleaseCommand {
   public:
     explicit ReleaseCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
-    int execute(const GlobalOptions& globals);
+    Result<int> execute(const GlobalOptions& globals);
+    // What execute checks before it talks to Redis: the usage errors.
+    Result<void> check(const GlobalOptions& globals) const;
 
   private:
+    struct Plan {
+        app::Target target;
+        app::ForceReleaseOptions options;
+    };
+    Result<Plan> plan(const GlobalOptions& globals) const;
+
     CLI::App* app_;
     std::string name_;
     bool force_ = false;

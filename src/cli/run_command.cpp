@@ -1,17 +1,14 @@
 #include "cli/run_command.hpp"
 
+#include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
-#include "cli/parser.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
-#include "lock/lease_clock.hpp"
-#include "util/log.hpp"
+#include "util/duration.hpp"
 #include "util/signals.hpp"
-#include "util/text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <optional>
 
 namespace dlock::cli {
 namespace {
@@ -26,11 +23,9 @@ Result<std::vector<std::string>> distinct_names(const std::vector<std::string>& 
     std::vector<std::string> names;
     names.reserve(given.size());
     for (const auto& text : given) {
-        auto name = lock::validate_name(text);
-        if (!name)
-            return tl::unexpected(name.error());
-        if (std::find(names.begin(), names.end(), *name) == names.end())
-            names.push_back(std::move(*name));
+        TRY_ASSIGN(auto name, lock::validate_name(text));
+        if (std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(std::move(name));
     }
     return names;
 }
@@ -44,8 +39,8 @@ Result<T> for_option(std::string_view option, Result<T> r) {
 
 } // namespace
 
-RunCommand::RunCommand(CLI::App& parent, Target target) {
-    semaphore_ = target == Target::semaphore;
+RunCommand::RunCommand(CLI::App& parent, Kind kind) {
+    semaphore_ = kind == Kind::semaphore;
     const bool semaphore = semaphore_;
     usage_ = semaphore ? "sem run" : "run";
     // What is obtained: a lock, or under `sem run` one of the N permits.
@@ -54,13 +49,14 @@ RunCommand::RunCommand(CLI::App& parent, Target target) {
     app_ =
         parent.add_subcommand("run", semaphore ? "Run a command while holding one of N permits"
                                                : "Run a command while holding a lock (or several)");
-    app_->footer(fmt::format("\nUsage:\n  dlock [global options] {} {} -- COMMAND [ARG...]\n"
-                             "  dlock [global options] {} {} -c 'shell command'{}{}",
-                             usage_, what, usage_, what,
-                             semaphore ? ""
-                                       : "\nSeveral names are taken all or none, in a fixed "
-                                         "order (no deadlock).",
-                             semaphore ? "" : fmt::format("\n{}", exit_status_help())));
+    app_->footer(fmt::format(
+        "\nUsage:\n  dlock [global options] {} {} -- COMMAND [ARG...]\n"
+        "  dlock [global options] {} {} -c 'shell command'{}{}",
+        usage_, what, usage_, what,
+        semaphore ? ""
+                  : "\nSeveral names are taken all or none, in a fixed "
+                    "order (no deadlock).",
+        fmt::format("\n{}", exit_status_help(semaphore ? HelpPage::sem_run : HelpPage::run))));
     if (semaphore) // one NAME: a second one is an unexpected argument
         app_->add_option("NAME", semaphore_name_,
                          "semaphore name: 1-200 bytes of A-Z a-z 0-9 . _ : / @ + = -")
@@ -117,10 +113,7 @@ RunCommand::RunCommand(CLI::App& parent, Target target) {
 
 Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& command) const {
     app::RunOptions o;
-    auto names = distinct_names(semaphore_ ? std::vector{semaphore_name_} : names_);
-    if (!names)
-        return tl::unexpected(names.error());
-    o.names = std::move(*names);
+    TRY_ASSIGN(o.names, distinct_names(semaphore_ ? std::vector{semaphore_name_} : names_));
 
     if (shell_option_->count() > 0) {
         if (shell_command_.empty())
@@ -138,73 +131,50 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
     }
 
     if (wait_option_->count() > 0) {
-        auto wait = for_option("--wait", parse_wait_duration(wait_));
-        if (!wait)
-            return tl::unexpected(wait.error());
-        o.wait = *wait;
+        TRY_ASSIGN(o.wait, for_option("--wait", parse_wait_duration(wait_)));
     }
-    auto code = parse_exit_status(conflict_exit_code_, "--conflict-exit-code");
-    if (!code)
-        return tl::unexpected(code.error());
-    o.conflict_exit_code = *code;
+    TRY_ASSIGN(o.conflict_exit_code,
+               parse_exit_status(conflict_exit_code_, "--conflict-exit-code"));
 
-    auto ttl = for_option("--ttl", parse_duration(ttl_));
-    if (!ttl)
-        return tl::unexpected(ttl.error());
-    if (*ttl < kMinTtl || *ttl > kMaxTtl)
+    TRY_ASSIGN(o.ttl, for_option("--ttl", parse_duration(ttl_)));
+    if (o.ttl < kMinTtl || o.ttl > kMaxTtl)
         return usage_error(fmt::format("--ttl {}: must be from {} to {}", ttl_,
                                        format_duration(kMinTtl), format_duration(kMaxTtl)));
-    o.ttl = *ttl;
 
     o.kill_after = std::min(Millis(5000), o.ttl / 6);
     if (kill_after_option_->count() > 0) {
-        auto grace = for_option("--kill-after", parse_duration(kill_after_));
-        if (!grace)
-            return tl::unexpected(grace.error());
+        TRY_ASSIGN(const Millis grace, for_option("--kill-after", parse_duration(kill_after_)));
         // The stop signal goes out at the latest (last renewal + TTL - margin - grace): the
         // grace must leave room for at least one renewal period before that.
-        if (*grace > o.ttl / 3)
+        if (grace > o.ttl / 3)
             return usage_error(fmt::format(
                 "--kill-after {} does not fit in --ttl {}: the command must be killed before "
                 "the lease can expire, so --kill-after may be at most TTL/3 ({})",
                 kill_after_, format_duration(o.ttl), format_duration(o.ttl / 3)));
-        o.kill_after = *grace;
+        o.kill_after = grace;
     }
 
-    auto signal = for_option("--lost-signal", parse_signal(lost_signal_));
-    if (!signal)
-        return tl::unexpected(signal.error());
-    o.lost_signal = *signal;
+    TRY_ASSIGN(o.lost_signal, for_option("--lost-signal", parse_signal(lost_signal_)));
     o.shared = shared_;
     if (semaphore_) {
-        auto permits = parse_integer(permits_, 1, kMaxPermits, "--permits");
-        if (!permits)
-            return tl::unexpected(permits.error());
-        o.permits = *permits;
+        TRY_ASSIGN(o.permits, parse_integer(permits_, 1, kMaxPermits, "--permits"));
     }
     if (min_hold_option_ && min_hold_option_->count() > 0) {
-        auto min_hold = for_option("--min-hold", parse_duration(min_hold_));
-        if (!min_hold)
-            return tl::unexpected(min_hold.error());
-        if (*min_hold > kMaxTtl)
+        TRY_ASSIGN(o.min_hold, for_option("--min-hold", parse_duration(min_hold_)));
+        if (o.min_hold > kMaxTtl)
             return usage_error(fmt::format("--min-hold {}: must be at most {}", min_hold_,
                                            format_duration(kMaxTtl)));
-        if (o.shared && *min_hold > Millis(0))
+        if (o.shared && o.min_hold > Millis(0))
             return usage_error("--min-hold applies to exclusive locks only, not with --shared");
-        o.min_hold = *min_hold;
     }
     return o;
 }
 
 Result<RunCommand::Plan> RunCommand::plan(const GlobalOptions& globals,
                                           const std::vector<std::string>& command) const {
-    auto connection = globals.resolve();
-    if (!connection)
-        return tl::unexpected(connection.error());
-    auto run_options = options(command);
-    if (!run_options)
-        return tl::unexpected(run_options.error());
-    return Plan{std::move(*connection), std::move(*run_options)};
+    TRY_ASSIGN(auto target, globals.resolve());
+    TRY_ASSIGN(auto run_options, options(command));
+    return Plan{std::move(target), std::move(run_options)};
 }
 
 Result<void> RunCommand::check(const GlobalOptions& globals,
@@ -212,13 +182,10 @@ Result<void> RunCommand::check(const GlobalOptions& globals,
     return plan(globals, command).map([](const Plan&) {});
 }
 
-int RunCommand::execute(const GlobalOptions& globals, const std::vector<std::string>& command) {
-    auto ready = plan(globals, command);
-    if (!ready) {
-        log::error("{}", ready.error().message);
-        return ready.error().exit_code;
-    }
-    return app::run(ready->connection, ready->options);
+Result<int> RunCommand::execute(const GlobalOptions& globals,
+                                const std::vector<std::string>& command) {
+    TRY_ASSIGN(const auto ready, plan(globals, command));
+    return app::run(ready.target, ready.options);
 }
 
 } // namespace dlock::cli

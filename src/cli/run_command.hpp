@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/run.hpp"
 #include "cli/global_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -9,21 +10,21 @@
 namespace dlock::cli {
 
 // `dlock run [options] NAME... -- COMMAND [ARG...]` / `dlock run [options] NAME... -c 'shell
-// command'`. With Target::semaphore, the same options plus -p N under `dlock sem run` (one NAME,
+// command'`. With Kind::semaphore, the same options plus -p N under `dlock sem run` (one NAME,
 // no -s/-x).
 class RunCommand {
   public:
-    enum class Target { lock, semaphore };
-    explicit RunCommand(CLI::App& parent, Target target = Target::lock);
+    enum class Kind { lock, semaphore };
+    explicit RunCommand(CLI::App& parent, Kind kind = Kind::lock);
     CLI::App* app() const { return app_; }
     // `command` is everything after "--" on the command line.
-    int execute(const GlobalOptions& globals, const std::vector<std::string>& command);
+    Result<int> execute(const GlobalOptions& globals, const std::vector<std::string>& command);
     // What execute checks before it talks to Redis: the usage errors.
     Result<void> check(const GlobalOptions& globals, const std::vector<std::string>& command) const;
 
   private:
     struct Plan {
-        app::Connection connection;
+        app::Target target;
         app::RunOptions options;
     };
     Result<Plan> plan(const GlobalOptions& globals, const std::vector<std::string>& command) const;

@@ -2,56 +2,49 @@
 
 #include "app/semaphore.hpp"
 #include "cli/command_support.hpp"
+#include "cli/exit_help.hpp"
 
 namespace dlock::cli {
 namespace {
 
-constexpr const char* kSemExitStatus = R"(
-Exit status of sem run: as for run (75 no permit obtained, 76 lease lost, 64 usage error or a
-different -p than the holders', 69 Redis unreachable, else the command's own status).
-Exit status of sem status:
-  0        at least one permit is held
-  1        no permit is held
-  64       usage error
-  69       Redis unreachable, or authentication failed
-  70       internal error)";
-
 CLI::App& add_sem(CLI::App& parent) {
     auto* sem = parent.add_subcommand("sem", "Semaphores: at most N holders of NAME at once");
     sem->require_subcommand(1);
-    sem->footer(kSemExitStatus);
+    sem->footer(exit_status_help(HelpPage::sem_run, "Exit status of sem run") + "\n" +
+                exit_status_help(HelpPage::sem_status, "Exit status of sem status"));
     return *sem;
 }
 
 } // namespace
 
 SemCommand::SemCommand(CLI::App& parent)
-    : app_(&add_sem(parent)), run_(*app_, RunCommand::Target::semaphore) {
-    run_.app()->footer(run_.app()->get_footer() + "\n" + kSemExitStatus);
+    : app_(&add_sem(parent)), run_(*app_, RunCommand::Kind::semaphore) {
     status_ = app_->add_subcommand("status", "Show semaphore NAME: limit, holders, waiters");
     status_->add_option("NAME", name_, "semaphore name")->required();
     status_->add_flag("--json", json_, "print JSON instead of a table");
-    status_->footer(kSemExitStatus);
+    status_->footer(exit_status_help(HelpPage::sem_status));
+}
+
+Result<app::Target> SemCommand::status_target(const GlobalOptions& globals,
+                                              const std::vector<std::string>& command) const {
+    if (!command.empty())
+        return usage_error("unexpected '--' (only sem run takes a command)");
+    return target_for(globals, {name_});
 }
 
 Result<void> SemCommand::check(const GlobalOptions& globals,
                                const std::vector<std::string>& command) const {
     if (runs_command())
         return run_.check(globals, command);
-    if (!command.empty())
-        return usage_error("unexpected '--' (only sem run takes a command)");
-    return connection_for(globals, {name_}).map([](const app::Connection&) {});
+    return status_target(globals, command).map([](const app::Target&) {});
 }
 
-int SemCommand::execute(const GlobalOptions& globals, const std::vector<std::string>& command) {
+Result<int> SemCommand::execute(const GlobalOptions& globals,
+                                const std::vector<std::string>& command) {
     if (runs_command())
         return run_.execute(globals, command);
-    if (!command.empty())
-        return report(Error{exit_code::usage, "unexpected '--' (only sem run takes a command)"});
-    auto connection = connection_for(globals, {name_});
-    if (!connection)
-        return report(connection.error());
-    return app::semaphore_status(*connection, {name_, json_});
+    TRY_ASSIGN(const auto target, status_target(globals, command));
+    return app::semaphore_status(target, {name_, json_});
 }
 
 } // namespace dlock::cli

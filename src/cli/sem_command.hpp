@@ -17,11 +17,14 @@ class SemCommand {
     CLI::App* app() const { return app_; }
     bool runs_command() const { return run_.app()->parsed(); }
     // `command` is everything after "--" on the command line (only `sem run` takes one).
-    int execute(const GlobalOptions& globals, const std::vector<std::string>& command);
+    Result<int> execute(const GlobalOptions& globals, const std::vector<std::string>& command);
     // What execute checks before it talks to Redis: the usage errors.
     Result<void> check(const GlobalOptions& globals, const std::vector<std::string>& command) const;
 
   private:
+    // `sem status`: its target, once its input is checked.
+    Result<app::Target> status_target(const GlobalOptions& globals,
+                                      const std::vector<std::string>& command) const;
     CLI::App* app_;
     RunCommand run_;
     CLI::App* status_;

@@ -13,12 +13,12 @@ class StatusCommand {
   public:
     explicit StatusCommand(CLI::App& parent);
     CLI::App* app() const { return app_; }
-    int execute(const GlobalOptions& globals);
+    Result<int> execute(const GlobalOptions& globals);
     // What execute checks before it talks to Redis: the usage errors.
     Result<void> check(const GlobalOptions& globals) const;
 
   private:
-    Result<app::Connection> connection(const GlobalOptions& globals) const;
+    Result<app::Target> target(const GlobalOptions& globals) const;
     CLI::App* app_;
     std::vector<std::string> names_;
     bool json_ = false;

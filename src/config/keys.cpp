@@ -12,24 +12,18 @@ namespace dlock::config {
 namespace {
 
 Result<void> check_url(std::string_view value) {
-    auto endpoint = redis::parse_url(value);
-    if (!endpoint)
-        return tl::unexpected(endpoint.error());
+    TRY(redis::parse_url(value));
     return {};
 }
 
 Result<void> check_prefix(std::string_view value) {
-    auto prefix = lock::validate_prefix(value);
-    if (!prefix)
-        return tl::unexpected(prefix.error());
+    TRY(lock::validate_prefix(value));
     return {};
 }
 
 Result<void> check_timeout(std::string_view value) {
-    auto d = parse_duration(value);
-    if (!d)
-        return tl::unexpected(d.error());
-    if (d->count() <= 0)
+    TRY_ASSIGN(const Millis d, parse_duration(value));
+    if (d.count() <= 0)
         return usage_error("must be greater than zero");
     return {};
 }

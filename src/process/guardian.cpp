@@ -115,13 +115,22 @@ Result<Guardian> Guardian::start() {
     // The guardian starts with every signal blocked (it inherits this thread's mask).
     sigset_t all, previous;
     sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    if (const int err = pthread_sigmask(SIG_SETMASK, &all, &previous); err != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return fail(
+            exit_code::internal,
+            fmt::format("cannot start the guardian process: pthread_sigmask: {}", strerror(err)));
+    }
     // No exit signal: waits for "any child" (the supervisor reaping orphans) leave it alone,
     // so its pid stays ours until the destructor waits for it.
     State& state = *guardian.state_;
     const pid_t pid = clone(guard, state.stack + sizeof state.stack, CLONE_VM, &state);
     const int clone_errno = errno;
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    // Only bad arguments make it fail; a thread left with every signal blocked would still
+    // work (the supervisor reads them from a signalfd), but say so.
+    if (const int err = pthread_sigmask(SIG_SETMASK, &previous, nullptr); err != 0)
+        log::warn("cannot unblock signals after starting the guardian process: {}", strerror(err));
     close(fds[0]);
     if (pid < 0) {
         close(fds[1]);

@@ -12,11 +12,27 @@
 namespace dlock::process {
 namespace {
 
-// Runs in the vfork child, which shares our memory until it execs: only plain system calls,
-// and the exec error is handed back through `exec_errno`.
+// What went wrong in the child before the command ran, handed back through shared memory.
+struct ChildFailure {
+    const char* step = nullptr; // the call that failed before exec ("setpgid", ...); null: exec
+    int error = 0;              // its errno; 0 while all went well
+};
+
+// Runs in the vfork child, which shares our memory until it execs: only plain system calls.
+// Each step the command's safety depends on is checked (a command outside its own process
+// group could not be stopped when the lease is lost; one without PDEATHSIG would outlive a
+// killed dlock): a failure ends the child with exit_code::internal and leaves the step and its
+// errno in `failure`.
 [[noreturn]] void exec_child(const SpawnOptions& options, char* const* argv,
-                             volatile int* exec_errno, pid_t parent) {
-    setpgid(0, 0);
+                             volatile ChildFailure* failure, pid_t parent) {
+    auto check = [failure](bool ok, const char* step) {
+        if (ok)
+            return;
+        failure->error = errno;
+        failure->step = step;
+        _exit(exit_code::internal);
+    };
+    check(setpgid(0, 0) == 0, "setpgid");
     if (options.announce_group)
         options.announce_group->store(getpid());
     if (options.take_terminal) {
@@ -24,19 +40,19 @@ namespace {
         sigset_t ttou;
         sigemptyset(&ttou);
         sigaddset(&ttou, SIGTTOU);
-        sigprocmask(SIG_BLOCK, &ttou, nullptr);
-        tcsetpgrp(STDIN_FILENO, getpid());
+        check(sigprocmask(SIG_BLOCK, &ttou, nullptr) == 0, "sigprocmask");
+        tcsetpgrp(STDIN_FILENO, getpid()); // failing, the command only cannot read the terminal
     }
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) // dlock died before PDEATHSIG was armed
+    check(prctl(PR_SET_PDEATHSIG, SIGKILL) == 0, "prctl(PR_SET_PDEATHSIG)");
+    if (getppid() != parent) // dlock died before PDEATHSIG was armed: nobody to tell
         _exit(exit_code::internal);
     // dlock ignores SIGPIPE for its Redis socket; the command must not.
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
-    sigaction(SIGPIPE, &dfl, nullptr);
-    sigprocmask(SIG_SETMASK, &options.child_mask, nullptr);
+    check(sigaction(SIGPIPE, &dfl, nullptr) == 0, "sigaction(SIGPIPE)");
+    check(sigprocmask(SIG_SETMASK, &options.child_mask, nullptr) == 0, "sigprocmask");
     execvp(argv[0], argv);
-    *exec_errno = errno;
+    failure->error = errno;
     _exit(exit_code::not_found);
 }
 
@@ -50,22 +66,25 @@ Result<pid_t> spawn(const SpawnOptions& options) {
 
     // vfork: no copy of our page tables and no copy-on-write faults afterwards, which is most
     // of the cost of starting the command; we are suspended until the child has exec'd or died.
-    volatile int exec_errno = 0;
+    volatile ChildFailure failure;
     const pid_t parent = getpid();
     const pid_t pid = vfork();
     if (pid < 0)
         return fail(exit_code::internal, fmt::format("cannot fork: {}", strerror(errno)));
     if (pid == 0)
-        exec_child(options, argv.data(), &exec_errno, parent);
+        exec_child(options, argv.data(), &failure, parent);
 
     setpgid(pid, pid); // already done by the child; harmless (EACCES) after its exec
-    if (exec_errno == 0)
+    const int err = failure.error;
+    if (err == 0)
         return pid;
 
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    const int err = exec_errno;
+    if (const char* step = failure.step)
+        return fail(exit_code::internal,
+                    fmt::format("cannot start the command: {}: {}", step, strerror(err)));
     const int code =
         (err == ENOENT || err == ENOTDIR) ? exit_code::not_found : exit_code::not_executable;
     return fail(code, fmt::format("cannot run {}: {}", options.argv[0], strerror(err)));

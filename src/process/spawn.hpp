@@ -21,7 +21,9 @@ struct SpawnOptions {
 // Forks and execs the command as the leader of a new process group. The child dies with
 // SIGKILL if dlock dies (PR_SET_PDEATHSIG), since nothing would renew the lease.
 // Exec failures come back as errors with exit code 127 (not found) or 126 (not executable),
-// after the failed child has been reaped.
+// after the failed child has been reaped. A failure to set the child up before its exec
+// (process group, PDEATHSIG, signal mask) is exit code 70, "cannot start the command: STEP:
+// REASON", and the command never runs.
 Result<pid_t> spawn(const SpawnOptions& options);
 
 } // namespace dlock::process

@@ -47,15 +47,20 @@ bool is_terminal_stop(int signo) {
 }
 
 // Runs `f` with SIGTTOU blocked: a background process changing the terminal's foreground group
-// would otherwise be stopped by it.
+// would otherwise be stopped by it. (pthread_sigmask fails only on bad arguments: should it,
+// `f` is not run, which leaves the terminal to the command's group.)
 template <typename F>
 void without_ttou(F f) {
     sigset_t ttou, old;
     sigemptyset(&ttou);
     sigaddset(&ttou, SIGTTOU);
-    pthread_sigmask(SIG_BLOCK, &ttou, &old);
+    if (const int err = pthread_sigmask(SIG_BLOCK, &ttou, &old); err != 0) {
+        log::warn("cannot take the terminal back: {}", strerror(err));
+        return;
+    }
     f();
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (const int err = pthread_sigmask(SIG_SETMASK, &old, nullptr); err != 0)
+        log::warn("cannot unblock SIGTTOU: {}", strerror(err));
 }
 
 } // namespace
@@ -90,10 +95,8 @@ Supervisor::~Supervisor() {
 }
 
 Result<pid_t> Supervisor::spawn(const std::vector<std::string>& argv) {
-    auto guardian = Guardian::start();
-    if (!guardian)
-        return tl::unexpected(guardian.error());
-    guardian_.emplace(std::move(*guardian));
+    TRY_ASSIGN(auto guardian, Guardian::start());
+    guardian_.emplace(std::move(guardian));
     // An interactive command gets the terminal, or reading it would stop it with SIGTTIN.
     owns_terminal_ = isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
     auto pid =

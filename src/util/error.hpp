@@ -19,6 +19,10 @@ struct Error {
     bool unreachable = false;
 };
 
+// What a subcommand (cli::Subcommand::execute) and the app:: function behind it return is a
+// Result<int>: the exit status when dlock did its job, whatever the status (0, 1 for "nothing",
+// 75 when the lock was not obtained, the command's own status...), with anything worth saying
+// already logged; or the Error that stopped it, which cli/main.cpp alone reports, as one line.
 template <typename T>
 using Result = tl::expected<T, Error>;
 
@@ -31,3 +35,28 @@ inline tl::unexpected<Error> usage_error(std::string message) {
 }
 
 } // namespace dlock
+
+// Propagating an Error. Both macros are plain statements, not GCC statement expressions
+// (`auto x = TRY(f());`): no compiler extension under -Wpedantic, and no early return from the
+// middle of an expression whose other temporaries are half built.
+
+// TRY(expr): evaluates `expr`, a Result (a call, or a variable, which is not copied); when it
+// holds an Error, returns a copy from the enclosing function (which returns a Result of any type).
+#define TRY(...)                                                                                   \
+    do {                                                                                           \
+        if (auto&& dlock_try_result_ = (__VA_ARGS__); !dlock_try_result_)                          \
+            return ::tl::unexpected(dlock_try_result_.error());                                    \
+    } while (false)
+
+// TRY_ASSIGN(lhs, expr): as TRY, then moves the value into `lhs`, a declaration (`auto name`,
+// `const app::Target target`) or anything assignable (`options.ttl`). Several statements: not
+// the body of an unbraced `if`, and at most one per line.
+#define TRY_ASSIGN(lhs, ...) DLOCK_TRY_ASSIGN_(DLOCK_TRY_NAME_(__LINE__), lhs, __VA_ARGS__)
+
+#define DLOCK_TRY_NAME_(line) DLOCK_TRY_CONCAT_(dlock_try_result_, line)
+#define DLOCK_TRY_CONCAT_(a, b) a##b
+#define DLOCK_TRY_ASSIGN_(result, lhs, ...)                                                        \
+    auto result = (__VA_ARGS__);                                                                   \
+    if (!result)                                                                                   \
+        return ::tl::unexpected(std::move(result).error());                                        \
+    lhs = std::move(*result)

@@ -4,8 +4,11 @@
 namespace dlock::exit_code {
 
 inline constexpr int ok = 0;
-inline constexpr int nothing = 1;      // status: nothing held; history: none; release --force: free
-inline constexpr int usage = 64;       // EX_USAGE: bad option, name, duration or URL
+inline constexpr int nothing = 1; // status: nothing held; history: none; release --force: free
+inline constexpr int usage = 64;  // EX_USAGE: bad option, name, duration or URL
+// EX_NOINPUT: no such latch (never created, or its TTL ran out; also when it expires during
+// `latch wait`, which says so).
+inline constexpr int no_such_latch = 66;
 inline constexpr int unavailable = 69; // EX_UNAVAILABLE: Redis unreachable or auth failed
 inline constexpr int internal = 70;    // EX_SOFTWARE: unexpected reply, script error, bug
 inline constexpr int busy = 75;        // EX_TEMPFAIL: lock not obtained (default of -E)

@@ -34,12 +34,12 @@ void write_buffer() {
 
 // The default action of SIGPIPE, which dlock ignores for its Redis socket: end quietly.
 [[noreturn]] void die_of_sigpipe() {
-    std::signal(SIGPIPE, SIG_DFL);
     sigset_t pipe_only;
     sigemptyset(&pipe_only);
     sigaddset(&pipe_only, SIGPIPE);
-    sigprocmask(SIG_UNBLOCK, &pipe_only, nullptr);
-    std::raise(SIGPIPE);
+    if (std::signal(SIGPIPE, SIG_DFL) != SIG_ERR &&
+        sigprocmask(SIG_UNBLOCK, &pipe_only, nullptr) == 0)
+        std::raise(SIGPIPE);
     _exit(exit_code::signal_base + SIGPIPE); // not reached unless SIGPIPE cannot kill us
 }
 

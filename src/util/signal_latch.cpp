@@ -1,6 +1,11 @@
 #include "util/signal_latch.hpp"
 
 #include "util/exit_codes.hpp"
+#include "util/log.hpp"
+#include "util/signals.hpp"
+
+#include <cerrno>
+#include <cstring>
 
 namespace dlock {
 namespace {
@@ -30,23 +35,31 @@ SignalLatch::SignalLatch(std::initializer_list<int> signals) {
 }
 
 SignalLatch::~SignalLatch() {
-    restore();
+    (void)restore(); // a failure was logged; nothing more to do on the way out
 }
 
 int SignalLatch::caught() const {
     return g_caught;
 }
 
-void SignalLatch::restore() {
-    for (const auto& [signo, old] : previous_)
-        sigaction(signo, &old, nullptr);
+bool SignalLatch::restore() {
+    bool all = true;
+    for (const auto& [signo, old] : previous_) {
+        if (sigaction(signo, &old, nullptr) != 0) {
+            log::warn("cannot restore the action of SIG{}: {}", signal_name(signo),
+                      std::strerror(errno));
+            all = false;
+        }
+    }
     previous_.clear();
+    return all;
 }
 
 int SignalLatch::reraise() {
     const int signo = g_caught;
-    restore();
-    if (signo != 0)
+    // With our handler still in place, the signal would only be recorded again: end with the
+    // status that says which signal it was instead.
+    if (restore() && signo != 0)
         raise(signo);
     return exit_code::signal_base + signo;
 }

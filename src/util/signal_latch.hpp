@@ -19,11 +19,13 @@ class SignalLatch {
     // The first signal caught, or 0.
     int caught() const;
     // Restores the previous handlers and sends the caught signal again, so the process ends as
-    // the signal would have ended it. Returns 128+N in case it does not.
+    // the signal would have ended it. Returns 128+N in case it does not (also when a handler
+    // could not be restored, which is logged).
     int reraise();
 
   private:
-    void restore();
+    // False when a handler could not be put back (logged as a warning).
+    bool restore();
 
     std::vector<std::pair<int, struct sigaction>> previous_;
 };

@@ -59,11 +59,12 @@ int die_of_signal(int signo, bool whole_group) {
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
-    sigaction(signo, &dfl, nullptr);
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, signo);
-    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    // Should either fail (bad arguments only), the signal might not end us: the status says it.
+    if (sigaction(signo, &dfl, nullptr) != 0 || pthread_sigmask(SIG_UNBLOCK, &set, nullptr) != 0)
+        return exit_code::signal_base + signo;
     if (whole_group)
         kill(0, signo);
     raise(signo);

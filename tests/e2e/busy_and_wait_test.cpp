@@ -44,7 +44,7 @@ TEST_CASE("a held lock refuses at once with 75 and names the holder", "[e2e][bus
     CHECK(hget(*server, key("job"), "fence") == token);
     CHECK(hget(*server, key("job"), "pid") == std::to_string(holder->pid()));
 
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
     CHECK_FALSE(exists(*server, key("job")));
     CHECK(run(*server, {"run", "job", "--", "true"}).exit_code == 0);
 }
@@ -75,7 +75,7 @@ TEST_CASE("the refusal status is changed with -E and silenced with -q", "[e2e][b
         auto r = run(*server, {"run", "other-job", "--", "true"});
         CHECK(r.exit_code == 0);
     }
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
 }
 
 TEST_CASE("a waiter gives up after the -w duration with 75", "[e2e][busy][wait]") {
@@ -105,7 +105,7 @@ TEST_CASE("a waiter gives up after the -w duration with 75", "[e2e][busy][wait]"
         CHECK(q.exit_code == 75);
         CHECK(q.err.empty());
     }
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
     // Nothing left queued to block the next run.
     CHECK(run(*server, {"run", "job", "--", "true"}).exit_code == 0);
 }
@@ -138,7 +138,7 @@ TEST_CASE("a waiter with -w forever waits until the lock is free", "[e2e][busy][
     CHECK_FALSE(file_exists(dir / "ran"));
 
     const auto released = Clock::now();
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
     auto r = waiter->wait(10s);
     CHECK(r.exit_code == 0);
     CHECK(since(released) < 3s);
@@ -162,7 +162,7 @@ TEST_CASE("waiters get the lock in arrival order", "[e2e][busy][wait]") {
             return server->cmd({"ZCARD", key("job", "queue")}).integer() == queued;
         }));
     }
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
     for (auto& w : waiters)
         CHECK(w->wait(20s).exit_code == 0);
     CHECK(read_file(order) == "first\nsecond\nthird\nfourth\n");
@@ -183,7 +183,7 @@ TEST_CASE("a waiter killed while queued delays the others only briefly", "[e2e][
     doomed->signal(SIGKILL);
     doomed->wait(5s);
     const auto released = Clock::now();
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
     auto r = next->wait(20s);
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == 0);

@@ -113,10 +113,6 @@ inline std::string key(const std::string& name, const std::string& suffix = "loc
     return prefix + ":{" + name + "}:" + suffix;
 }
 
-inline bool exists(const RedisServer& server, const std::string& k) {
-    return server.cmd({"EXISTS", k}).integer() == 1;
-}
-
 inline int64_t dbsize(const RedisServer& server) {
     return server.cmd({"DBSIZE"}).integer();
 }
@@ -132,12 +128,6 @@ inline std::string all_keys(const RedisServer& server) {
     for (const auto& k : keys)
         out += k + " ";
     return out;
-}
-
-// A field of a hash, "" when the key or field is missing.
-inline std::string hget(const RedisServer& server, const std::string& k, const std::string& f) {
-    auto reply = server.cmd({"HGET", k, f});
-    return reply.is_nil() ? std::string() : std::string(reply.str());
 }
 
 // ---- files and processes -----------------------------------------------------------------
@@ -209,30 +199,41 @@ inline bool has_child_running(pid_t pid, const std::string& comm) {
 // The shell snippet a command uses to block until the test creates "$D/go".
 inline const std::string kAwaitGo = "while [ ! -e \"$D/go\" ]; do sleep 0.02; done";
 
-// Starts a holder of `name` that records its fencing token in $D/token-NAME and runs until
-// $D/go exists; returns once it holds the lock.
+// Starts `dlock run [run_options] NAME -c '...'`, whose command writes its pid to $D/NAME.held
+// and its fencing token to $D/token-NAME, then runs until $D/go exists (let_go); returns once
+// it holds NAME.
 inline std::unique_ptr<Process> start_holder(const RedisServer& server, const TempDir& dir,
-                                             const std::string& name = "job") {
-    auto holder = start(
-        server,
-        {"run", name, "-c", "echo $DLOCK_FENCING_TOKEN > \"$D/token-" + name + "\"; " + kAwaitGo},
-        {{"D", dir.path()}});
+                                             const std::string& name = "job",
+                                             std::vector<std::string> run_options = {}) {
+    std::vector<std::string> args{"run"};
+    args.insert(args.end(), run_options.begin(), run_options.end());
+    args.insert(args.end(), {name, "-c",
+                             "echo $$ > \"$D/" + name + ".held\"; echo $DLOCK_FENCING_TOKEN > " +
+                                 "\"$D/token-" + name + "\"; " + kAwaitGo});
+    auto holder = start(server, args, {{"D", dir.path()}});
+    wait_for_line(dir / (name + ".held"));
     wait_for_line(dir / ("token-" + name));
-    REQUIRE(exists(server, key(name)));
+    const bool shared =
+        std::find(run_options.begin(), run_options.end(), "-s") != run_options.end() ||
+        std::find(run_options.begin(), run_options.end(), "--shared") != run_options.end();
+    if (!shared) // a shared holder has no lock key
+        REQUIRE(exists(server, key(name)));
     return holder;
 }
 
-// The fencing token of the holder started by start_holder.
+// The fencing token of the holder of `name` started by start_holder.
 inline std::string holder_token(const TempDir& dir, const std::string& name = "job") {
     return trim(read_file(dir / ("token-" + name)));
 }
 
-// Lets the holders started by start_holder finish; checks this one ends well.
-inline void release_holder(Process& holder, const TempDir& dir) {
+// Lets every holder started by start_holder finish, and checks they exit 0.
+inline void let_go(const TempDir& dir, std::vector<Process*> holders) {
     touch(dir / "go");
-    auto r = holder.wait(10s);
-    INFO("holder stderr: " << r.err);
-    CHECK(r.exit_code == 0);
+    for (auto* h : holders) {
+        auto r = h->wait(15s);
+        INFO("holder stderr: " << r.err);
+        CHECK(r.exit_code == 0);
+    }
 }
 
 // `env` output as a map.

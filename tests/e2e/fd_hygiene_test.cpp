@@ -84,7 +84,7 @@ TEST_CASE("the command inherits no watchdog connection opened while a later name
                        {{"D", dir.path()}});
     REQUIRE(eventually([&] { return exists(*server, key("a")); }));
     std::this_thread::sleep_for(1500ms); // several renewals of a
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
     const pid_t command = read_pid(dir / "pid");
     const auto fds = open_fds(command);
     INFO("the command's fds: " << show(fds) << "; passed in: " << show(passed_in));

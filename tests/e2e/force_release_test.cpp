@@ -10,7 +10,7 @@ TEST_CASE("release --force stops the running holder with 76, wakes a waiter and 
           "[e2e][force]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = start_holding(*server, dir, "job", {"--ttl", "3s"});
+    auto holder = start_holder(*server, dir, "job", {"--ttl", "3s"});
     const pid_t command = read_pid(dir / "job.held");
     auto waiter = start(*server, {"run", "-w", "30s", "job", "--", "touch", dir / "waiter-ran"});
     REQUIRE(eventually([&] { return server->cmd({"ZCARD", key("job", "queue")}).integer() == 1; }));

@@ -33,7 +33,7 @@ TEST_CASE("history records a run, a skip, a timed-out wait and a lost lease, new
 
     REQUIRE(run(*server, {"run", "job", "--", "sh", "-c", "exit 3"}).exit_code == 3);
 
-    auto holder = start_holding(*server, dir, "job", {"--ttl", "3s"});
+    auto holder = start_holder(*server, dir, "job", {"--ttl", "3s"});
     const std::string holder_pid = std::to_string(holder->pid());
     REQUIRE(run(*server, {"run", "job", "--", "true"}).exit_code == 75);
     REQUIRE(run(*server, {"run", "-w", "300ms", "job", "--", "true"}).exit_code == 75);

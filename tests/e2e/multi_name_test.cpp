@@ -60,7 +60,7 @@ TEST_CASE("a multi-name run with one name busy runs nothing and holds nothing", 
     CHECK(dbsize(*server) == keys_before);
     // The other names are free at once.
     CHECK(run(*server, {"run", "a", "c", "--", "true"}).exit_code == 0);
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
     CHECK(run(*server, {"run", "a", "b", "c", "--", "true"}).exit_code == 0);
     CHECK(lock_keys(*server) == 0);
 }
@@ -195,7 +195,7 @@ TEST_CASE("the names held stay held while a later one is awaited longer than the
     // Nobody else gets a meanwhile.
     CHECK(run(*server, {"run", "a", "--", "true"}).exit_code == 75);
 
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
     auto r = dlock->wait(10s);
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == 0);
@@ -222,7 +222,7 @@ TEST_CASE("a lease lost while a later name is awaited ends the wait", "[e2e][mul
     CHECK(r.err.find("lost the lease on a before all names were held") != std::string::npos);
     CHECK_FALSE(file_exists(dir / "ran"));
     CHECK(zcard(*server, key("b", "queue")) == 0);
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
     CHECK(lock_keys(*server) == 0);
 }
 
@@ -243,7 +243,7 @@ TEST_CASE("a signal while a later name is awaited gives the names taken back",
     CHECK(zcard(*server, key("b", "queue")) == 0);
     CHECK_FALSE(file_exists(dir / "ran"));
     CHECK(run(*server, {"run", "a", "--", "true"}).exit_code == 0);
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
 }
 
 TEST_CASE("shared multi-name holders run together and keep writers out", "[e2e][multi][shared]") {

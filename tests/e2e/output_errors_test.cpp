@@ -78,7 +78,7 @@ TEST_CASE("status, history and config on a full disk: one line and exit 70", "[e
     TempDir dir;
     {
         // One lock: the output fits in any buffer, and the error must still be seen.
-        auto one = start_holding(*server, dir, "job");
+        auto one = start_holder(*server, dir, "job");
         check_disk_full(*server, {"status"});
         check_disk_full(*server, {"status", "--json"});
         check_disk_full(*server, {"status", "--names"});
@@ -126,7 +126,7 @@ TEST_CASE("a reader that went away ends dlock quietly by SIGPIPE", "[e2e][output
     REQUIRE_REDIS(server);
     TempDir dir;
     {
-        auto one = start_holding(*server, dir, "job");
+        auto one = start_holder(*server, dir, "job");
         check_closed_pipe(*server, {"status"});
         check_closed_pipe(*server, {"status", "--names"});
         let_go(dir, {one.get()});

@@ -15,8 +15,8 @@ namespace {
 
 // Starts a holder of one of `permits` permits of pool that keeps it until "$D/go" exists, and
 // returns once its command runs (it writes its pid to "$D/<tag>").
-std::unique_ptr<Process> start_holder(const RedisServer& server, const TempDir& dir,
-                                      const std::string& tag, const std::string& permits) {
+std::unique_ptr<Process> start_permit_holder(const RedisServer& server, const TempDir& dir,
+                                             const std::string& tag, const std::string& permits) {
     auto holder = start(
         server,
         {"sem", "run", "-p", permits, "pool", "-c", "echo $$ > \"$D/" + tag + "\"; " + kAwaitGo},
@@ -102,7 +102,7 @@ TEST_CASE("a permit is renewed while its command runs longer than the TTL", "[e2
 TEST_CASE("a SIGKILLed waiter at the head of the queue does not stall the next one", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = start_holder(*server, dir, "holder", "1");
+    auto holder = start_permit_holder(*server, dir, "holder", "1");
     auto head = start(*server, {"sem", "run", "-p", "1", "-w", "30s", "pool", "--", "true"});
     REQUIRE(eventually([&] { return zcard(*server, key("pool", "squeue")) == 1; }));
     auto next =
@@ -124,8 +124,8 @@ TEST_CASE("a SIGKILLed waiter at the head of the queue does not stall the next o
 TEST_CASE("sem run -n refuses with 75 and names the holders", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto a = start_holder(*server, dir, "a", "2");
-    auto b = start_holder(*server, dir, "b", "2");
+    auto a = start_permit_holder(*server, dir, "a", "2");
+    auto b = start_permit_holder(*server, dir, "b", "2");
 
     auto r = run(*server, {"-v", "sem", "run", "-p", "2", "pool", "--", "touch", dir / "ran"});
     INFO(r.err);
@@ -147,7 +147,7 @@ TEST_CASE("sem run -w gets a permit promptly after a release", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
     const Env env{{"D", dir.path()}};
-    auto holder = start_holder(*server, dir, "holder", "1");
+    auto holder = start_permit_holder(*server, dir, "holder", "1");
     auto waiter = start(
         *server, {"sem", "run", "-p", "1", "-w", "20s", "pool", "--", "touch", dir / "ran"}, env);
     REQUIRE(eventually([&] { return exists(*server, key("pool", "squeue")); }));
@@ -165,7 +165,7 @@ TEST_CASE("sem run -w gets a permit promptly after a release", "[e2e][sem]") {
 TEST_CASE("sem run -w gives up with 75 when no permit comes free", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = start_holder(*server, dir, "holder", "1");
+    auto holder = start_permit_holder(*server, dir, "holder", "1");
     auto r = run(*server, {"sem", "run", "-p", "1", "-w", "500ms", "pool", "--", "true"});
     CHECK(r.exit_code == 75);
     CHECK(one_dlock_line(r.err));
@@ -178,7 +178,7 @@ TEST_CASE("sem run -w gives up with 75 when no permit comes free", "[e2e][sem]")
 TEST_CASE("a different -p while holders exist exits 64 and changes nothing", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = start_holder(*server, dir, "holder", "2");
+    auto holder = start_permit_holder(*server, dir, "holder", "2");
     const auto keys_before = dbsize(*server);
     const auto limit_before = hget(*server, key("pool", "sem"), "limit");
 
@@ -233,7 +233,7 @@ TEST_CASE("sem run gives the command DLOCK_PERMIT and the lease variables", "[e2
 TEST_CASE("sem run -v logs the permit it took, not a shared lock", "[e2e][sem]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto other = start_holder(*server, dir, "other", "3");
+    auto other = start_permit_holder(*server, dir, "other", "3");
     auto r = run(*server, {"-v", "sem", "run", "-p", "3", "pool", "--", "sh", "-c",
                            "echo $DLOCK_PERMIT $DLOCK_FENCING_TOKEN"});
     INFO(r.err);
@@ -415,8 +415,8 @@ TEST_CASE("sem status and status escape a holder's control characters and stay a
 TEST_CASE("dlock status lists a semaphore held through sem run", "[e2e][sem][status]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto a = start_holder(*server, dir, "a", "3");
-    auto b = start_holder(*server, dir, "b", "3");
+    auto a = start_permit_holder(*server, dir, "a", "3");
+    auto b = start_permit_holder(*server, dir, "b", "3");
     auto r = run(*server, {"status", "--json"});
     INFO(r.out);
     CHECK(r.exit_code == 0);

@@ -14,7 +14,7 @@ TEST_CASE("status lists what is held; a free name is shown as free and exits 1",
     CHECK(r.out == "nothing under prefix dlock\n");
     CHECK(r.err.empty());
 
-    auto holder = start_holding(*server, dir, "job");
+    auto holder = start_holder(*server, dir, "job");
     const std::string token = hget(*server, key("job"), "fence");
     REQUIRE(run(*server, {"latch", "create", "deploy", "2"}).exit_code == 0);
     auto waiter = start(*server, {"run", "-w", "20s", "job", "--", "true"});
@@ -75,7 +75,7 @@ TEST_CASE("status lists what is held; a free name is shown as free and exits 1",
 TEST_CASE("status --json has the documented fields", "[e2e][status]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto holder = start_holding(*server, dir, "job");
+    auto holder = start_holder(*server, dir, "job");
     const std::string token = hget(*server, key("job"), "fence");
 
     auto r = run(*server, {"status", "--json", "job", "free"});
@@ -107,9 +107,9 @@ TEST_CASE("status --json has the documented fields", "[e2e][status]") {
 TEST_CASE("status shows shared holders and semaphores", "[e2e][status]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    auto r1 = start_holding(*server, dir, "rw", {"-s"});
+    auto r1 = start_holder(*server, dir, "rw", {"-s"});
     std::filesystem::rename(dir / "rw.held", dir / "first.held");
-    auto r2 = start_holding(*server, dir, "rw", {"-s"});
+    auto r2 = start_holder(*server, dir, "rw", {"-s"});
     // A semaphore as the semaphore commands lay it out.
     auto time = server->cmd({"TIME"});
     const int64_t now = time[0].as_int() * 1000 + time[1].as_int() / 1000;

@@ -140,5 +140,5 @@ TEST_CASE("a skipped run is silent for cron and says why at a terminal", "[e2e][
         CHECK(r.exit_code == 75);
         CHECK(contains(r.err, "dlock: timed out after 300ms waiting for job"));
     }
-    release_holder(*holder, dir);
+    let_go(dir, {holder.get()});
 }

@@ -98,15 +98,6 @@ inline int64_t pttl(const RedisServer& server, const std::string& key) {
     return server.cmd({"PTTL", key}).integer();
 }
 
-inline bool exists(const RedisServer& server, const std::string& key) {
-    return server.cmd({"EXISTS", key}).integer() == 1;
-}
-
-inline std::string hget(const RedisServer& server, const std::string& key,
-                        const std::string& field) {
-    return std::string(server.cmd({"HGET", key, field}).str());
-}
-
 // Members of a sorted set in score order.
 inline std::vector<std::string> zrange(const RedisServer& server, const std::string& key) {
     auto reply = server.cmd({"ZRANGE", key, "0", "-1"});

@@ -47,6 +47,17 @@ class RedisServer {
 // True when the Redis-backed tests must not be skipped (CI is set).
 bool redis_required();
 
+// Whether `key` exists on `server`.
+inline bool exists(const RedisServer& server, const std::string& key) {
+    return server.cmd({"EXISTS", key}).integer() == 1;
+}
+
+// A field of a hash, "" when the key or the field is missing.
+inline std::string hget(const RedisServer& server, const std::string& key,
+                        const std::string& field) {
+    return std::string(server.cmd({"HGET", key, field}).str());
+}
+
 } // namespace dlock::test
 
 // Starts a private server into `var`; without redis-server the test is skipped with a message,

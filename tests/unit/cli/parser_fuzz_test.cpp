@@ -9,6 +9,7 @@
 // prints the seed and the iteration to reproduce it.
 
 #include "cli/command_line.hpp"
+#include "cli/main.hpp"
 #include "config/keys.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
@@ -489,15 +490,13 @@ TEST_CASE("fuzz: random and mutated command lines end in 0 or 64, never in an ex
             int status = -1;
             try {
                 cli::CommandLine line(args);
-                auto stop = line.prepare();
-                if (stop) {
-                    status = *stop;
-                } else if (auto checked = line.check(); !checked) {
-                    status = checked.error().exit_code;
-                    log::error("{}", checked.error().message); // as execute() reports it
-                } else {
-                    status = 0;
-                }
+                // As CommandLine::run() would, with check() for execute().
+                const auto checked = line.prepare().and_then([&](bool ready) -> Result<int> {
+                    if (ready)
+                        TRY(line.check());
+                    return 0;
+                });
+                status = cli::exit_status(checked); // reported as main() reports it
                 out::flush();
             } catch (const std::exception& e) {
                 failures.push_back(current_case + " threw " + e.what());

@@ -32,3 +32,69 @@ TEST_CASE("exit codes follow sysexits and the shell convention", "[error]") {
     CHECK(exit_code::not_found == 127);
     CHECK(exit_code::signal_base == 128);
 }
+
+namespace {
+
+Result<int> number(bool ok) {
+    if (!ok)
+        return fail(exit_code::unavailable, "no number", true);
+    return 42;
+}
+
+Result<void> checked(bool ok) {
+    if (!ok)
+        return usage_error("not checked");
+    return {};
+}
+
+// Counts how far it got, to show that TRY returns at the first error.
+Result<std::string> both(bool first, bool second, int& reached) {
+    TRY(checked(first));
+    ++reached;
+    TRY_ASSIGN(const int n, number(second));
+    ++reached;
+    std::string text;
+    TRY_ASSIGN(text, number(true).map([&](int m) { return std::to_string(n + m); }));
+    return text;
+}
+
+} // namespace
+
+TEST_CASE("TRY and TRY_ASSIGN return the first error unchanged, or go on with the value",
+          "[error]") {
+    int reached = 0;
+    auto r = both(true, true, reached);
+    REQUIRE(r);
+    CHECK(*r == "84");
+    CHECK(reached == 2);
+
+    reached = 0;
+    r = both(false, true, reached);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().exit_code == exit_code::usage);
+    CHECK(r.error().message == "not checked");
+    CHECK(reached == 0);
+
+    reached = 0;
+    r = both(true, false, reached);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().exit_code == exit_code::unavailable);
+    CHECK(r.error().message == "no number");
+    CHECK(r.error().transient); // the whole Error, flags included
+    CHECK(reached == 1);
+}
+
+TEST_CASE("TRY on a variable leaves it as it was", "[error]") {
+    Result<std::string> held = std::string("value");
+    Result<std::string> failed = fail(exit_code::internal, "kept");
+    auto pass_on = [](const Result<std::string>& r) -> Result<int> {
+        TRY(r);
+        return 1;
+    };
+    CHECK(pass_on(held) == 1);
+    CHECK(*held == "value");
+    auto r = pass_on(failed);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message == "kept");
+    CHECK(failed.error().message == "kept");
+}

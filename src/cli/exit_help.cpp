@@ -1,0 +1,110 @@
+#include "cli/exit_help.hpp"
+
+#include "util/exit_codes.hpp"
+
+#include <fmt/format.h>
+#include <initializer_list>
+
+namespace dlock::cli {
+namespace {
+
+using enum HelpPage;
+
+struct Row {
+    int code; // kCommandStatus: the command's own
+    const char* meaning;
+    std::initializer_list<HelpPage> pages;
+};
+
+constexpr int kCommandStatus = -1;
+
+// Every exit status dlock documents, in the order the help lists them; a status whose meaning
+// differs between subcommands has a row per meaning. Keep in step with util/exit_codes.hpp, the
+// README ("Exit status") and man/dlock.1 (EXIT STATUS).
+const Row kRows[] = {
+    {kCommandStatus,
+     "the command's own exit status; 128+N if it died of signal N",
+     {dlock, run, sem_run}},
+    {exit_code::ok,
+     "something is held: a lock (also one kept by --min-hold), a semaphore permit, or an\n"
+     "existing latch (with NAMEs: at least one of them; with --names: some name is listed)",
+     {status}},
+    {exit_code::ok, "at least one permit is held", {sem_status}},
+    {exit_code::ok, "entries were shown", {history}},
+    {exit_code::ok,
+     "something was held and is now broken (its holders stop at their next renewal)",
+     {release}},
+    {exit_code::ok,
+     "created or refreshed; counted down; the count is zero (wait); the latch exists (status)",
+     {latch}},
+    {exit_code::ok, "measured; the figures were printed", {bench}},
+    {exit_code::ok, "the settings were shown", {config}},
+    {exit_code::nothing,
+     "status: nothing held; history: none; release --force: the lock was not held",
+     {dlock}},
+    {exit_code::nothing, "nothing is held (every NAME is free)", {status}},
+    {exit_code::nothing, "no permit is held", {sem_status}},
+    {exit_code::nothing, "NAME has no history (never used, or unused for 30 days)", {history}},
+    {exit_code::nothing,
+     "nothing was held (the lock was free, the permit gone); nothing changed",
+     {release}},
+    {exit_code::busy,
+     "lock not obtained: held elsewhere, or --wait timed out (change with -E)",
+     {dlock, run}},
+    {exit_code::busy,
+     "no permit obtained: all are held, or --wait timed out (change with -E)",
+     {sem_run}},
+    {exit_code::busy, "wait timed out (change with -E)", {latch}},
+    {exit_code::busy, "the bench keys are in use: another bench is running", {bench}},
+    {exit_code::lease_lost,
+     "lease lost while the command ran; the command was stopped",
+     {dlock, run, sem_run}},
+    {exit_code::usage,
+     "usage error (bad option, name, duration, URL or config file); nothing was changed in Redis",
+     {dlock, run, sem_status, status, history, bench}},
+    {exit_code::usage,
+     "usage error (bad option, name, duration, URL or config file; a different -p than the\n"
+     "holders'); nothing was changed in Redis",
+     {sem_run}},
+    {exit_code::usage, "usage error (bad option, environment variable or config file)", {config}},
+    {exit_code::usage,
+     "usage error (bad option, name, count, duration; create with a different COUNT)",
+     {latch}},
+    {exit_code::usage, "usage error (also: --force missing, a malformed permit id)", {release}},
+    {exit_code::no_such_latch, "no such latch (never created, or its TTL ran out)", {latch}},
+    {exit_code::unavailable,
+     "Redis unreachable, or authentication failed",
+     {dlock, run, sem_run, sem_status, latch, status, history, release, bench}},
+    {exit_code::internal,
+     "internal error, or stdout could not be written (a closed pipe ends dlock by SIGPIPE)",
+     {dlock, run, sem_run, sem_status, latch, status, history, release, bench, config}},
+    {exit_code::not_executable, "command found but not executable", {dlock, run, sem_run}},
+    {exit_code::not_found, "command not found", {dlock, run, sem_run}},
+};
+
+bool applies(const Row& row, HelpPage page) {
+    for (HelpPage p : row.pages)
+        if (p == page)
+            return true;
+    return false;
+}
+
+} // namespace
+
+std::string exit_status_help(HelpPage page, std::string_view title) {
+    std::string out = fmt::format("\n{}:", title);
+    for (const Row& row : kRows) {
+        if (!applies(row, page))
+            continue;
+        const std::string code = row.code == kCommandStatus ? "N" : std::to_string(row.code);
+        std::string meaning = row.meaning;
+        // Continuation lines line up under the first.
+        for (size_t nl = meaning.find('\n'); nl != std::string::npos;
+             nl = meaning.find('\n', nl + 1))
+            meaning.insert(nl + 1, std::string(11, ' '));
+        out += fmt::format("\n  {:<9}{}", code, meaning);
+    }
+    return out;
+}
+
+} // namespace dlock::cli
