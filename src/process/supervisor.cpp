@@ -165,11 +165,14 @@ void Supervisor::resume_command() {
 }
 
 void Supervisor::handle_signals() {
+    // First learn whether the command stopped or ended: signals are read lowest number first,
+    // so a TERM comes before the CHLD that says the command was stopped before it.
+    reap();
     signalfd_siginfo info;
     while (read(signal_fd_, &info, sizeof info) == sizeof info) {
         int signo = static_cast<int>(info.ssi_signo);
         if (signo == SIGCHLD || child_done_)
-            continue; // reap() runs after every wake-up anyway
+            continue; // reaped above, and again below
         if (signo == SIGCONT) {
             resume_command();
             continue;
