@@ -1,5 +1,6 @@
 #include "app/latch.hpp"
 
+#include "lock/keys.hpp"
 #include "redis/connection.hpp"
 #include "redis/embedded_scripts.hpp"
 #include "redis/script_runner.hpp"
@@ -108,11 +109,6 @@ int no_such(std::string_view name) {
 
 } // namespace
 
-LatchKeys LatchKeys::of(std::string_view prefix, std::string_view name) {
-    const std::string base = fmt::format("{}:{{{}}}:", prefix, name);
-    return {base + "latch", base + "latch-ids", base + "latch-waiters", base + "latch-wake:"};
-}
-
 Result<int64_t> parse_latch_count(std::string_view text, std::string_view what) {
     const bool digits =
         !text.empty() && text.size() <= 10 &&
@@ -128,7 +124,7 @@ Result<int64_t> parse_latch_count(std::string_view text, std::string_view what) 
 }
 
 int latch_create(const Connection& connection, const LatchCreateOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
+    const auto keys = lock::LatchKeys::of(connection.prefix, options.name);
     Session session(connection.redis);
     const std::string count = std::to_string(options.count), ttl = ms(options.ttl);
     auto reply = session.script("latch_create", {keys.latch, keys.ids, keys.waiters}, {count, ttl});
@@ -153,7 +149,7 @@ int latch_create(const Connection& connection, const LatchCreateOptions& options
 }
 
 int latch_count_down(const Connection& connection, const LatchCountDownOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
+    const auto keys = lock::LatchKeys::of(connection.prefix, options.name);
     Session session(connection.redis);
     const std::string n = std::to_string(options.n), request = random_hex(16),
                       wake_ttl = ms(kWakeTtl);
@@ -172,7 +168,7 @@ int latch_count_down(const Connection& connection, const LatchCountDownOptions& 
 }
 
 int latch_wait(const Connection& connection, const LatchWaitOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
+    const auto keys = lock::LatchKeys::of(connection.prefix, options.name);
     const auto start = Clock::now();
     Session session(connection.redis);
     const std::string waiter = random_hex(16), heartbeat = ms(kLatchWaiterHeartbeat);
@@ -217,7 +213,7 @@ int latch_wait(const Connection& connection, const LatchWaitOptions& options) {
 }
 
 int latch_status(const Connection& connection, const LatchStatusOptions& options) {
-    const auto keys = LatchKeys::of(connection.prefix, options.name);
+    const auto keys = lock::LatchKeys::of(connection.prefix, options.name);
     Session session(connection.redis);
     auto reply = session.script("latch_status", {keys.latch, keys.waiters}, {});
     if (!reply)

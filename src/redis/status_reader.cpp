@@ -3,25 +3,18 @@
 #include "lock/keys.hpp"
 #include "redis/script_runner.hpp"
 
-#include <algorithm>
-#include <array>
 #include <fmt/format.h>
 #include <set>
 
 namespace dlock::redis {
 namespace {
 
-// The parts of a name's keys that mean "something is there" (see lua/status.lua).
-constexpr std::array<std::string_view, 6> kLiveParts{"lock",  "readers", "queue",
-                                                     "latch", "sem",     "permits"};
-
 // KEYS of lua/status.lua for one name.
 std::vector<std::string> status_keys(const std::string& prefix, const std::string& name) {
     const auto keys = lock::Keys::of(prefix, name);
-    const std::string base = fmt::format("{}:{{{}}}:", prefix, name);
-    return {keys.lock,    keys.readers,     keys.rinfo,
-            keys.alive,   base + "latch",   base + "latch-waiters",
-            base + "sem", base + "permits", base + "squeue"};
+    const auto latch = lock::LatchKeys::of(prefix, name);
+    return {keys.lock,     keys.readers, keys.rinfo,   keys.alive, latch.latch,
+            latch.waiters, keys.sem,     keys.permits, keys.squeue};
 }
 
 std::vector<std::string> evalsha_command(const EmbeddedScript& script,
@@ -101,8 +94,7 @@ Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int6
 } // namespace
 
 Result<std::vector<std::string>> scan_names(Connection& conn, const std::string& prefix) {
-    const std::string head = prefix + ":{";
-    const std::string pattern = head + "*}:*";
+    const std::string pattern = lock::names_pattern(prefix);
     std::set<std::string> names;
     std::string cursor = "0";
     do {
@@ -113,17 +105,9 @@ Result<std::vector<std::string>> scan_names(Connection& conn, const std::string&
             return fail(exit_code::internal, "unexpected reply from SCAN");
         cursor = std::string((*reply)[0].str());
         const auto keys = (*reply)[1];
-        for (size_t i = 0; i < keys.size(); ++i) {
-            const std::string_view key = keys[i].str();
-            const size_t close = key.find("}:", head.size());
-            if (!key.starts_with(head) || close == std::string_view::npos)
-                continue;
-            const auto name = key.substr(head.size(), close - head.size());
-            const auto part = key.substr(close + 2);
-            if (std::find(kLiveParts.begin(), kLiveParts.end(), part) != kLiveParts.end() &&
-                lock::validate_name(name))
-                names.emplace(name);
-        }
+        for (size_t i = 0; i < keys.size(); ++i)
+            if (const auto name = lock::name_in_use(prefix, keys[i].str()))
+                names.emplace(*name);
     } while (cursor != "0");
     return std::vector<std::string>(names.begin(), names.end());
 }

@@ -1,8 +1,8 @@
 // The latch scripts (lua/latch_*.lua) against a real redis-server, run with plain EVAL as
 // `redis-cli --eval` would, checking the reply shapes documented at the top of each file.
 
-#include "app/latch.hpp"
 #include "integration/lock_helpers.hpp"
+#include "lock/keys.hpp"
 #include "redis/embedded_scripts.hpp"
 
 using namespace dlock;
@@ -11,7 +11,7 @@ using namespace dlock::test;
 namespace {
 
 using Strings = std::vector<std::string>;
-const app::LatchKeys lk = app::LatchKeys::of("dlock", "job");
+const lock::LatchKeys lk = lock::LatchKeys::of("dlock", "job");
 
 redis::Reply eval_latch(const RedisServer& server, std::string_view name,
                         const std::vector<std::string>& script_keys,
