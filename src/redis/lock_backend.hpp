@@ -38,9 +38,9 @@ class LockBackend final : public lock::Backend {
     Result<Connection*> connection() { return session_.connection(); }
 
   private:
-    Result<Reply> run(std::string_view script_name, const std::vector<std::string_view>& keys,
+    Result<Reply> run(const EmbeddedScript& script, const std::vector<std::string_view>& keys,
                       const std::vector<std::string_view>& args) {
-        return session_.run(script_name, keys, args);
+        return session_.run(script, keys, args);
     }
 
     ScriptSession session_;

@@ -1,9 +1,9 @@
 #include "redis/status_reader.hpp"
 
 #include "lock/keys.hpp"
+#include "redis/script_reply.hpp"
 #include "redis/script_runner.hpp"
 
-#include <fmt/format.h>
 #include <set>
 
 namespace dlock::redis {
@@ -17,46 +17,20 @@ std::vector<std::string> status_keys(const std::string& prefix, const std::strin
             latch.waiters, keys.sem,     keys.permits, keys.squeue};
 }
 
-std::vector<std::string> evalsha_command(const EmbeddedScript& script,
-                                         const std::vector<std::string>& keys) {
-    std::vector<std::string> argv{"EVALSHA", std::string(script.sha1), std::to_string(keys.size())};
-    argv.insert(argv.end(), keys.begin(), keys.end());
-    return argv;
-}
-
-// status.lua for one name on its own (EVALSHA, EVAL if the server does not have it).
-Result<Reply> status_of(Connection& conn, const std::string& prefix, const std::string& name) {
-    const auto keys = status_keys(prefix, name);
-    return run_script(conn, script("status"),
-                      std::vector<std::string_view>(keys.begin(), keys.end()), {});
-}
-
-Error bad_reply(std::string_view script_name = "status") {
-    return Error{exit_code::internal,
-                 fmt::format("unexpected reply from script {}.lua", script_name)};
-}
-
-// Host, pid, user, cmd, since, fence from list[i] on.
-lock::HolderInfo holder_info(ReplyView list, size_t i) {
-    return lock::HolderInfo{std::string(list[i].str()),     list[i + 1].as_int(),
-                            std::string(list[i + 2].str()), std::string(list[i + 3].str()),
-                            list[i + 4].as_int(),           list[i + 5].as_int()};
-}
-
 // Holders in groups of 8: deadline, host, pid, user, cmd, since, fence, holds.
 bool parse_holders(ReplyView list, size_t from, int64_t now_ms,
                    std::vector<lock::HolderStatus>& out) {
     if (!list.is_array() || (list.size() - from) % 8 != 0)
         return false;
     for (size_t i = from; i + 8 <= list.size(); i += 8)
-        out.push_back(lock::HolderStatus{holder_info(list, i + 1),
-                                         Millis(list[i].as_int() - now_ms), list[i + 7].as_int()});
+        out.push_back(lock::HolderStatus{holder_at(list, i + 1), Millis(list[i].as_int() - now_ms),
+                                         list[i + 7].as_int()});
     return true;
 }
 
 Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int64_t& now_ms) {
     if (!v.is_array() || v.size() != 6)
-        return tl::unexpected(bad_reply());
+        return tl::unexpected(bad_reply(scripts::status));
     now_ms = v[0].as_int();
     lock::NameStatus s;
     s.name = name;
@@ -67,13 +41,13 @@ Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int6
         s.lock.state =
             done ? lock::LockStatus::State::min_hold : lock::LockStatus::State::exclusive;
         s.lock.holders.push_back(
-            lock::HolderStatus{holder_info(lock, 2), Millis(lock[1].as_int()), lock[8].as_int()});
+            lock::HolderStatus{holder_at(lock, 2), Millis(lock[1].as_int()), lock[8].as_int()});
         s.lock.held_until_ms = done ? lock[9].as_int() : 0;
     } else if (lock.size() != 0) {
-        return tl::unexpected(bad_reply());
+        return tl::unexpected(bad_reply(scripts::status));
     }
     if (!parse_holders(v[2], 0, now_ms, s.lock.holders))
-        return tl::unexpected(bad_reply());
+        return tl::unexpected(bad_reply(scripts::status));
     if (s.lock.state == lock::LockStatus::State::free && !s.lock.holders.empty())
         s.lock.state = lock::LockStatus::State::shared;
     s.lock.waiters = v[3].as_int();
@@ -86,7 +60,7 @@ Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int6
     if (sem.size() >= 2) {
         s.semaphore = lock::SemaphoreStatus{sem[0].as_int(), {}, sem[1].as_int()};
         if (!parse_holders(sem, 2, now_ms, s.semaphore->holders))
-            return tl::unexpected(bad_reply());
+            return tl::unexpected(bad_reply(scripts::status));
     }
     return s;
 }
@@ -122,21 +96,19 @@ Result<lock::StatusReport> read_status(Connection& conn, const std::string& pref
         report.server_now_ms = (*t)[0].as_int() * 1000 + (*t)[1].as_int() / 1000;
         return report;
     }
-    // The first name also loads the script (EVAL on NOSCRIPT); the rest go in one batch.
-    auto first = status_of(conn, prefix, names[0]);
-    if (!first)
-        return tl::unexpected(first.error());
-    std::vector<std::vector<std::string>> batch;
-    for (size_t i = 1; i < names.size(); ++i)
-        batch.push_back(evalsha_command(script("status"), status_keys(prefix, names[i])));
-    auto rest = conn.pipeline(batch);
-    if (!rest)
-        return tl::unexpected(rest.error());
+    // One round trip for all of them (two when the script must be loaded first).
+    std::vector<std::vector<std::string>> keys;
+    keys.reserve(names.size());
+    for (const auto& name : names)
+        keys.push_back(status_keys(prefix, name));
+    std::vector<ScriptCall> calls;
+    calls.reserve(names.size());
+    for (const auto& k : keys)
+        calls.push_back({std::vector<std::string_view>(k.begin(), k.end()), {}});
+    auto replies = run_script_pipelined(conn, scripts::status, calls);
 
     for (size_t i = 0; i < names.size(); ++i) {
-        auto& reply = i == 0 ? first : (*rest)[i - 1];
-        if (!reply && reply.error().message.starts_with("NOSCRIPT")) // flushed meanwhile
-            reply = status_of(conn, prefix, names[i]);
+        const auto& reply = replies[i];
         if (!reply)
             return tl::unexpected(reply.error());
         auto parsed = parse_status(names[i], *reply, report.server_now_ms);
@@ -153,15 +125,15 @@ Result<lock::SemaphorePermits> read_permits(Connection& conn, const std::string&
     // cmd, since, fence}.
     constexpr size_t kHead = 3, kPermitFields = 8;
     const auto keys = lock::Keys::of(prefix, name);
-    auto reply = run_script(conn, script("sem_status"), {keys.sem, keys.permits, keys.salive}, {});
+    auto reply = run_script(conn, scripts::sem_status, {keys.sem, keys.permits, keys.salive}, {});
     if (!reply)
         return tl::unexpected(reply.error());
     const ReplyView v = *reply;
     if (!v.is_array() || v.size() < kHead || (v.size() - kHead) % kPermitFields != 0)
-        return tl::unexpected(bad_reply("sem_status"));
+        return tl::unexpected(bad_reply(scripts::sem_status));
     lock::SemaphorePermits out{name, v[1].as_int(), v[2].as_int(), v[0].as_int(), {}};
     for (size_t i = kHead; i < v.size(); i += kPermitFields)
-        out.permits.push_back(lock::PermitStatus{std::string(v[i].str()), holder_info(v, i + 2),
+        out.permits.push_back(lock::PermitStatus{std::string(v[i].str()), holder_at(v, i + 2),
                                                  Millis(v[i + 1].as_int() - out.server_now_ms)});
     return out;
 }

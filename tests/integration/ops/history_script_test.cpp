@@ -180,7 +180,7 @@ TEST_CASE("a history that cannot be written never fails the lock operations", "[
     CHECK_FALSE(exists(*server, keys.lock));
 
     // Raw: the error is appended to the usual reply.
-    auto raw = command(*server, {"EVAL",       std::string(redis::script("acquire").body),
+    auto raw = command(*server, {"EVAL",       std::string(redis::scripts::acquire.body),
                                  "9",          keys.lock,
                                  keys.fence,   keys.queue,
                                  keys.alive,   keys.wake,
@@ -200,7 +200,7 @@ TEST_CASE("a history that cannot be written never fails the lock operations", "[
 TEST_CASE("without the history key (plain redis-cli --eval), nothing is recorded", "[history]") {
     REQUIRE_REDIS(server);
     const auto keys = job_keys();
-    auto raw = command(*server, {"EVAL",       std::string(redis::script("acquire").body),
+    auto raw = command(*server, {"EVAL",       std::string(redis::scripts::acquire.body),
                                  "8",          keys.lock,
                                  keys.fence,   keys.queue,
                                  keys.alive,   keys.wake,

@@ -33,7 +33,7 @@ lock::AcquireOutcome ask(redis::SemaphoreBackend& b, const std::string& id, bool
 // `permit` "": every permit.
 redis::Reply force(const RedisServer& server, const std::string& permit) {
     return command(server,
-                   {"EVAL", std::string(redis::script("sem_force_release").body), "6", keys.sem,
+                   {"EVAL", std::string(redis::scripts::sem_force_release.body), "6", keys.sem,
                     keys.permits, keys.squeue, keys.salive, keys.swake, keys.history, permit,
                     "3000", "ops-host", "999", "root", "dlock release --force"});
 }
