@@ -1,6 +1,7 @@
 #pragma once
 
 #include "lock/backend.hpp"
+#include "lock/history.hpp"
 #include "redis/connection.hpp"
 
 #include <cstdint>
@@ -12,8 +13,7 @@
 
 namespace dlock::redis {
 
-// Field names and values of one history event, in order (see README, "History").
-using HistoryFields = std::vector<std::pair<std::string, std::string>>;
+using HistoryFields = lock::HistoryFields;
 
 // One entry of a name's history stream.
 struct HistoryEntry {

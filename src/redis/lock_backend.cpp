@@ -1,6 +1,7 @@
 #include "redis/lock_backend.hpp"
 
 #include "redis/backends.hpp"
+#include "redis/history.hpp"
 #include "redis/script_reply.hpp"
 
 namespace dlock::redis {
@@ -81,18 +82,6 @@ Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
     return std::optional<int64_t>((*reply)[1].as_int());
 }
 
-Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys, std::string_view owner,
-                                                    std::string_view hold_id, Millis heartbeat) {
-    return release(keys, lock::ReleaseRequest{owner, hold_id, heartbeat, false, std::nullopt});
-}
-
-Result<std::optional<int64_t>> LockBackend::release_shared(const lock::Keys& keys,
-                                                           std::string_view owner,
-                                                           std::string_view hold_id,
-                                                           Millis heartbeat) {
-    return release(keys, lock::ReleaseRequest{owner, hold_id, heartbeat, true, std::nullopt});
-}
-
 Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view waiter_id,
                                      Millis timeout) {
     return session_.blpop(keys.wake + std::string(waiter_id), timeout);
@@ -107,6 +96,13 @@ Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view w
     if (!reply)
         return tl::unexpected(reply.error());
     return {};
+}
+
+Result<void> LockBackend::append(const lock::Keys& keys, const lock::HistoryFields& fields) {
+    auto conn = session_.connection();
+    if (!conn)
+        return tl::unexpected(conn.error());
+    return append_history(**conn, keys.history, fields);
 }
 
 lock::BackendFactory backend_factory(ConnectOptions options) {

@@ -82,22 +82,15 @@ Result<Reply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_vi
 }
 
 Result<std::optional<int64_t>> SemaphoreBackend::release(const lock::Keys& keys,
-                                                         std::string_view owner,
-                                                         std::string_view hold_id,
-                                                         Millis heartbeat) {
-    auto reply = give_back(keys, owner, hold_id, "", heartbeat);
+                                                         const lock::ReleaseRequest& r) {
+    if (r.min_hold > Millis(0))
+        return fail(exit_code::internal, "--min-hold is not supported by this store");
+    auto reply = give_back(keys, r.owner, r.hold_id, "", r.heartbeat);
     if (!reply)
         return tl::unexpected(reply.error());
     if ((*reply)[0].as_int() != 1)
         return std::optional<int64_t>{};
     return std::optional<int64_t>(0);
-}
-
-Result<std::optional<int64_t>> SemaphoreBackend::release_shared(const lock::Keys& keys,
-                                                                std::string_view owner,
-                                                                std::string_view hold_id,
-                                                                Millis heartbeat) {
-    return release(keys, owner, hold_id, heartbeat);
 }
 
 Result<bool> SemaphoreBackend::await_wake(const lock::Keys& keys, std::string_view waiter_id,
