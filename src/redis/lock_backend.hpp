@@ -12,7 +12,6 @@ namespace dlock::redis {
 class LockBackend final : public lock::Backend, public lock::History {
   public:
     explicit LockBackend(ConnectOptions options) : session_(std::move(options)) {}
-    explicit LockBackend(Connection conn) : session_(std::move(conn)) {}
 
     // Opens the connection now, so "Redis unreachable" is reported before anything else.
     Result<void> connect() { return session_.connect(); }

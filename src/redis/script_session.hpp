@@ -18,8 +18,6 @@ namespace dlock::redis {
 class ScriptSession {
   public:
     explicit ScriptSession(ConnectOptions options) : options_(std::move(options)) {}
-    explicit ScriptSession(Connection conn)
-        : options_(conn.options()), conn_(std::move(conn)), reached_(true) {}
 
     // Opens the connection now, so "Redis unreachable" is reported before anything else.
     Result<void> connect();

@@ -16,7 +16,6 @@ class SemaphoreBackend final : public lock::Backend {
   public:
     SemaphoreBackend(ConnectOptions options, int64_t limit)
         : session_(std::move(options)), limit_(limit) {}
-    SemaphoreBackend(Connection conn, int64_t limit) : session_(std::move(conn)), limit_(limit) {}
 
     Result<void> connect() { return session_.connect(); }
 
