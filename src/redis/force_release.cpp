@@ -18,28 +18,40 @@ lock::LockStatus::State mode_of(std::string_view mode) {
     return lock::LockStatus::State::exclusive;
 }
 
+// Runs one of the two scripts and checks its reply: `head` elements, then entries of
+// kBrokenFields each.
+Result<Reply> run_forcing(Connection& conn, const EmbeddedScript& script,
+                          const std::vector<std::string_view>& keys,
+                          const std::vector<std::string_view>& args, size_t head,
+                          std::string_view history_key) {
+    auto reply = run_script(conn, script, keys, args);
+    if (!reply)
+        return reply;
+    if (!reply->is_array() || reply->size() < head)
+        return tl::unexpected(bad_reply(script));
+    for (size_t i = head; i < reply->size(); ++i)
+        if ((*reply)[i].size() != kBrokenFields)
+            return tl::unexpected(bad_reply(script));
+    note_history_error(*reply, 1, history_key);
+    return reply;
+}
+
 } // namespace
 
 Result<BrokenLock> force_release_lock(Connection& conn, const lock::Keys& keys,
                                       const lock::HolderInfo& forcer, Millis heartbeat) {
     const std::string heartbeat_text = std::to_string(heartbeat.count());
     const std::string pid = std::to_string(forcer.pid);
-    auto reply = run_script(
+    constexpr size_t kHead = 2;
+    auto reply = run_forcing(
         conn, scripts::force_release,
         {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.history},
-        {heartbeat_text, forcer.host, pid, forcer.user, forcer.command});
+        {heartbeat_text, forcer.host, pid, forcer.user, forcer.command}, kHead, keys.history);
     if (!reply)
         return tl::unexpected(reply.error());
-    const ReplyView v = *reply;
-    constexpr size_t kHead = 2;
-    if (!v.is_array() || v.size() < kHead)
-        return tl::unexpected(bad_reply(scripts::force_release));
-    note_history_error(v, 1, keys.history);
-    BrokenLock out{v[0].as_int(), {}};
-    for (size_t i = kHead; i < v.size(); ++i) {
-        const auto hold = v[i];
-        if (hold.size() != kBrokenFields)
-            return tl::unexpected(bad_reply(scripts::force_release));
+    BrokenLock out{(*reply)[0].as_int(), {}};
+    for (size_t i = kHead; i < reply->size(); ++i) {
+        const auto hold = (*reply)[i];
         out.holds.push_back(BrokenHold{mode_of(hold[0].str()), holder_at(hold, 1)});
     }
     return out;
@@ -50,22 +62,17 @@ Result<BrokenPermits> force_release_permits(Connection& conn, const lock::Keys& 
                                             Millis heartbeat) {
     const std::string heartbeat_text = std::to_string(heartbeat.count());
     const std::string pid = std::to_string(forcer.pid);
+    constexpr size_t kHead = 3; // the third: the permits still held
     auto reply =
-        run_script(conn, scripts::sem_force_release,
-                   {keys.sem, keys.permits, keys.squeue, keys.salive, keys.swake, keys.history},
-                   {permit, heartbeat_text, forcer.host, pid, forcer.user, forcer.command});
+        run_forcing(conn, scripts::sem_force_release,
+                    {keys.sem, keys.permits, keys.squeue, keys.salive, keys.swake, keys.history},
+                    {permit, heartbeat_text, forcer.host, pid, forcer.user, forcer.command}, kHead,
+                    keys.history);
     if (!reply)
         return tl::unexpected(reply.error());
-    const ReplyView v = *reply;
-    constexpr size_t kHead = 3; // then the permits still held
-    if (!v.is_array() || v.size() < kHead)
-        return tl::unexpected(bad_reply(scripts::sem_force_release));
-    note_history_error(v, 1, keys.history);
-    BrokenPermits out{v[0].as_int(), {}};
-    for (size_t i = kHead; i < v.size(); ++i) {
-        const auto broken = v[i];
-        if (broken.size() != kBrokenFields)
-            return tl::unexpected(bad_reply(scripts::sem_force_release));
+    BrokenPermits out{(*reply)[0].as_int(), {}};
+    for (size_t i = kHead; i < reply->size(); ++i) {
+        const auto broken = (*reply)[i];
         out.permits.push_back(BrokenPermit{std::string(broken[0].str()), holder_at(broken, 1)});
     }
     return out;

@@ -14,6 +14,14 @@ using State = lock::LockStatus::State;
 
 namespace {
 
+// A shared hold of owner "owner-<who>", hold id "hold-<who>" unless given.
+lock::AcquireRequest shared_request(const std::string& who, std::string hold = "") {
+    auto r =
+        request("owner-" + who, hold.empty() ? "hold-" + who : std::move(hold), 30s, "", 3s, who);
+    r.shared = true;
+    return r;
+}
+
 const lock::HolderInfo kForcer{"ops-host", 999, "root", "dlock release --force job", 0, 0};
 
 } // namespace
@@ -48,11 +56,9 @@ TEST_CASE("force_release_lock reports the holder it broke and the waiters it wok
 TEST_CASE("force_release_lock reports shared holds one per owner", "[force_release]") {
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
-    for (auto who : {"r1", "r2"}) {
-        auto r = request(std::string("owner-") + who, std::string("hold-") + who, 30s, "", 3s, who);
-        r.shared = true;
-        REQUIRE(try_acquire(*backend, r).acquired);
-    }
+    REQUIRE(try_acquire(*backend, shared_request("r1")).acquired);
+    REQUIRE(try_acquire(*backend, shared_request("r2")).acquired);
+    REQUIRE(try_acquire(*backend, shared_request("r2", "hold-r2b")).acquired); // re-entered
     auto conn = server->connect();
     const auto broken = ok(redis::force_release_lock(conn, job_keys(), kForcer, 3s));
     REQUIRE(broken.holds.size() == 2);
