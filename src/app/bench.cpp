@@ -71,7 +71,8 @@ Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o) 
         if (!got.acquired)
             return fail(exit_code::busy, fmt::format("{} is busy; is another bench running?",
                                                      o.name + "-uncontended"));
-        return backend.release(keys, req.owner, req.hold_id, kWaiterHeartbeat).map([](auto) {});
+        return backend.release(keys, lock::ReleaseRequest{req.owner, req.hold_id, kWaiterHeartbeat})
+            .map([](auto) {});
     };
     auto minimal_cycle = [&]() -> Result<void> {
         const std::string token = random_hex(16);
@@ -150,8 +151,9 @@ void HandoverRun::worker() {
         if (!failure) {
             sample = acquired_at - Clock::time_point(Clock::duration(last_release_.load()));
             last_release_.store(Clock::now().time_since_epoch().count());
-            auto rel =
-                backend.release(keys_, spec.request.owner, spec.request.hold_id, kWaiterHeartbeat);
+            auto rel = backend.release(
+                keys_,
+                lock::ReleaseRequest{spec.request.owner, spec.request.hold_id, kWaiterHeartbeat});
             if (!rel)
                 failure = rel.error();
         }
@@ -191,7 +193,9 @@ Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& ga
     TRY(wait_queued(stats));
     TRY_ASSIGN(const auto before, redis::command_stats(stats));
     last_release_.store(Clock::now().time_since_epoch().count());
-    if (auto rel = gate.release(keys_, req.owner, req.hold_id, kWaiterHeartbeat); !rel)
+    if (auto rel =
+            gate.release(keys_, lock::ReleaseRequest{req.owner, req.hold_id, kWaiterHeartbeat});
+        !rel)
         return tl::unexpected(rel.error());
     {
         std::unique_lock lock(mutex_);

@@ -4,7 +4,7 @@
 #include "app/self_info.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
-#include "redis/script_runner.hpp"
+#include "redis/force_release.hpp"
 #include "redis/status_reader.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
@@ -18,25 +18,22 @@ namespace {
 
 constexpr size_t kPermitIdLength = 16; // random_hex(8), see app/run_environment.cpp
 
-const char* how_held(std::string_view mode) {
-    if (mode == "s")
+const char* how_held(lock::LockStatus::State mode) {
+    switch (mode) {
+    case lock::LockStatus::State::shared:
         return "shared";
-    if (mode == "done")
+    case lock::LockStatus::State::min_hold:
         return "finished, kept by --min-hold";
-    return "exclusive";
-}
-
-tl::unexpected<Error> unexpected_reply(std::string_view script_name) {
-    return fail(exit_code::internal,
-                fmt::format("unexpected reply from script {}.lua", script_name));
+    default:
+        return "exclusive";
+    }
 }
 
 // "web-1 (pid 4242, since 02:00:01, token 17) user alice running ./sync.sh", escaped so that
 // whatever the holder's command line contains stays on one line.
-std::string holder_text(redis::ReplyView h, size_t from, int64_t now_ms) {
-    const lock::HolderInfo holder{one_line(h[from].str()),     h[from + 1].as_int(),
-                                  one_line(h[from + 2].str()), one_line(h[from + 3].str()),
-                                  h[from + 4].as_int(),        h[from + 5].as_int()};
+std::string holder_text(const lock::HolderInfo& h, int64_t now_ms) {
+    const lock::HolderInfo holder{one_line(h.host),    h.pid,      one_line(h.user),
+                                  one_line(h.command), h.since_ms, h.fence};
     return fmt::format("{} user {} running {}", lock::describe_holder(holder, now_ms), holder.user,
                        holder.command);
 }
@@ -67,31 +64,18 @@ Result<int> break_lock(redis::Connection& conn, const std::string& prefix,
                        const std::string& name) {
     const auto keys = lock::Keys::of(prefix, name);
     const auto self = self_info("dlock release --force " + name);
-    const std::string heartbeat = std::to_string(kWaiterHeartbeat.count());
-    const std::string pid = std::to_string(self.pid);
-    auto reply = redis::run_script(
-        conn, redis::script("force_release"),
-        {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.history},
-        {heartbeat, self.host, pid, self.user, self.command});
-    TRY(reply);
-    if (!reply->is_array() || reply->size() < 2)
-        return unexpected_reply("force_release");
-    if (!(*reply)[1].str().empty())
-        log::info("could not record history in {}: {}", keys.history, (*reply)[1].str());
-    if (reply->size() == 2) {
+    auto broken = redis::force_release_lock(conn, keys, self, kWaiterHeartbeat);
+    TRY(broken);
+    if (broken->holds.empty()) {
         out::print("{} is not held; nothing to release{}\n", name,
                    semaphore_hint(conn, prefix, name));
         return exit_code::nothing;
     }
     const int64_t now = wall_now_ms();
-    for (size_t i = 2; i < reply->size(); ++i) {
-        const auto h = (*reply)[i];
-        if (h.size() != 7)
-            return unexpected_reply("force_release");
-        out::print("released {} ({}) held by {}\n", name, how_held(h[0].str()),
-                   holder_text(h, 1, now));
-    }
-    return woke((*reply)[0].as_int());
+    for (const auto& hold : broken->holds)
+        out::print("released {} ({}) held by {}\n", name, how_held(hold.mode),
+                   holder_text(hold.holder, now));
+    return woke(broken->woken);
 }
 
 // `permit` "" breaks every permit.
@@ -101,18 +85,9 @@ Result<int> break_permits(redis::Connection& conn, const std::string& prefix,
     const auto self =
         self_info(permit.empty() ? "dlock release --force --all-permits " + name
                                  : "dlock release --force --permit " + permit + " " + name);
-    const std::string heartbeat = std::to_string(kWaiterHeartbeat.count());
-    const std::string pid = std::to_string(self.pid);
-    auto reply = redis::run_script(
-        conn, redis::script("sem_force_release"),
-        {keys.sem, keys.permits, keys.squeue, keys.salive, keys.swake, keys.history},
-        {permit, heartbeat, self.host, pid, self.user, self.command});
-    TRY(reply);
-    if (!reply->is_array() || reply->size() < 3)
-        return unexpected_reply("sem_force_release");
-    if (!(*reply)[1].str().empty())
-        log::info("could not record history in {}: {}", keys.history, (*reply)[1].str());
-    if (reply->size() == 3) {
+    auto broken = redis::force_release_permits(conn, keys, permit, self, kWaiterHeartbeat);
+    TRY(broken);
+    if (broken->permits.empty()) {
         if (permit.empty())
             out::print("semaphore {} has no permit held; nothing to release\n", name);
         else
@@ -122,14 +97,10 @@ Result<int> break_permits(redis::Connection& conn, const std::string& prefix,
         return exit_code::nothing;
     }
     const int64_t now = wall_now_ms();
-    for (size_t i = 3; i < reply->size(); ++i) {
-        const auto p = (*reply)[i];
-        if (p.size() != 7)
-            return unexpected_reply("sem_force_release");
-        out::print("released permit {} of {} held by {}\n", one_line(p[0].str()), name,
-                   holder_text(p, 1, now));
-    }
-    return woke((*reply)[0].as_int());
+    for (const auto& p : broken->permits)
+        out::print("released permit {} of {} held by {}\n", one_line(p.permit), name,
+                   holder_text(p.holder, now));
+    return woke(broken->woken);
 }
 
 } // namespace

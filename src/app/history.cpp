@@ -46,12 +46,10 @@ std::string entry_json(const redis::HistoryEntry& e) {
 
 // The other party of a skip, a forced release or a lost lease.
 std::string other_party(const redis::HistoryEntry& e) {
-    if (e.field("other_host").empty() && e.field("other_pid").empty())
+    const auto found = e.other();
+    if (!found)
         return "";
-    lock::HolderInfo other{
-        std::string(e.field("other_host")), number(e.field("other_pid")),
-        std::string(e.field("other_user")), std::string(e.field("other_command")),
-        number(e.field("other_since_ms")),  number(e.field("other_fence"))};
+    const lock::HolderInfo& other = *found;
     std::string out = lock::describe_holder(other, e.time_ms);
     if (!other.user.empty())
         out += " user " + other.user;

@@ -1,110 +1,27 @@
 #include "app/latch.hpp"
 
-#include "redis/connection.hpp"
-#include "redis/embedded_scripts.hpp"
-#include "redis/script_runner.hpp"
+#include "lock/keys.hpp"
+#include "redis/latch_store.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
 #include "util/random.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <thread>
-#include <vector>
+#include <optional>
 
 namespace dlock::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int kAttempts = 3;       // tries per script on transient errors
-constexpr Millis kRetryPause{200}; // between them
 constexpr Millis kWakeTtl{2 * kLatchWaiterHeartbeat.count()};
-
-std::string ms(Millis d) {
-    return std::to_string(d.count());
-}
-
-// One connection, reopened after a transient error. Scripts are retried with the same
-// arguments, which is safe: create is idempotent, count-down carries a request id, wait and
-// leave only (re)register or unregister this waiter.
-class Session {
-  public:
-    explicit Session(redis::ConnectOptions options) : options_(std::move(options)) {}
-
-    Result<redis::Reply> script(std::string_view name, const std::vector<std::string_view>& keys,
-                                const std::vector<std::string_view>& args) {
-        Error last;
-        for (int attempt = 0; attempt < kAttempts; ++attempt) {
-            if (attempt > 0)
-                std::this_thread::sleep_for(kRetryPause);
-            if (auto ok = ensure_connected(); !ok) {
-                last = ok.error();
-                if (!connected_once_)
-                    break; // unreachable from the start: report it at once
-                continue;
-            }
-            auto reply = redis::run_script(*conn_, redis::script(name), keys, args);
-            if (reply)
-                return reply;
-            last = reply.error();
-            if (!last.transient)
-                break;
-            log::debug("{}: {}; retrying", name, last.message);
-        }
-        return tl::unexpected(last);
-    }
-
-    // BLPOP on `key` for at most `block`. True when a token was popped; a transient error
-    // counts as no token (the next round reconnects and re-checks).
-    Result<bool> await_token(const std::string& key, Millis block) {
-        if (auto ok = ensure_connected(); !ok)
-            return ok.error().transient || connected_once_ ? Result<bool>(false)
-                                                           : tl::unexpected(ok.error());
-        auto reply = conn_->blpop(key, block);
-        if (!reply) {
-            if (reply.error().transient) {
-                log::debug("BLPOP: {}", reply.error().message);
-                std::this_thread::sleep_for(kRetryPause);
-                return false;
-            }
-            return tl::unexpected(reply.error());
-        }
-        return *reply;
-    }
-
-  private:
-    Result<void> ensure_connected() {
-        if (conn_ && !conn_->broken())
-            return {};
-        conn_.reset();
-        auto opened = redis::Connection::open(options_);
-        if (!opened)
-            return tl::unexpected(opened.error());
-        conn_.emplace(std::move(*opened));
-        connected_once_ = true;
-        return {};
-    }
-
-    redis::ConnectOptions options_;
-    std::optional<redis::Connection> conn_;
-    bool connected_once_ = false;
-};
-
-tl::unexpected<Error> unexpected_reply(std::string_view script) {
-    return fail(exit_code::internal, fmt::format("unexpected reply from {}", script));
-}
 
 tl::unexpected<Error> no_such(std::string_view name) {
     return fail(exit_code::no_such_latch, fmt::format("no such latch {}", name));
 }
 
 } // namespace
-
-LatchKeys LatchKeys::of(std::string_view prefix, std::string_view name) {
-    const std::string base = fmt::format("{}:{{{}}}:", prefix, name);
-    return {base + "latch", base + "latch-ids", base + "latch-waiters", base + "latch-wake:"};
-}
 
 Result<int64_t> parse_latch_count(std::string_view text, std::string_view what) {
     const bool digits =
@@ -121,20 +38,16 @@ Result<int64_t> parse_latch_count(std::string_view text, std::string_view what) 
 }
 
 Result<int> latch_create(const Target& target, const LatchCreateOptions& options) {
-    const auto keys = LatchKeys::of(target.prefix, options.name);
-    Session session(target.redis);
-    const std::string count = std::to_string(options.count), ttl = ms(options.ttl);
-    auto reply = session.script("latch_create", {keys.latch, keys.ids, keys.waiters}, {count, ttl});
-    TRY(reply);
-    if (!reply->is_array() || reply->size() != 3)
-        return unexpected_reply("latch_create");
-    const int64_t status = (*reply)[0].as_int();
-    const int64_t current = (*reply)[1].as_int(), initial = (*reply)[2].as_int();
-    if (status == -1)
+    const auto keys = lock::LatchKeys::of(target.prefix, options.name);
+    redis::LatchStore store(target.redis);
+    auto created = store.create(keys, options.count, options.ttl);
+    TRY(created);
+    const int64_t current = created->count, initial = created->initial;
+    if (created->outcome == redis::LatchStore::Created::Outcome::conflict)
         return usage_error(fmt::format("latch {} already exists with count {} (now {}), not {}; it "
                                        "stays until its TTL ends",
                                        options.name, initial, current, options.count));
-    if (status == 1)
+    if (created->outcome == redis::LatchStore::Created::Outcome::created)
         log::info("created latch {} with count {}", options.name, options.count);
     else
         log::info("latch {} exists (count {} of {}); TTL refreshed", options.name, current,
@@ -143,45 +56,36 @@ Result<int> latch_create(const Target& target, const LatchCreateOptions& options
 }
 
 Result<int> latch_count_down(const Target& target, const LatchCountDownOptions& options) {
-    const auto keys = LatchKeys::of(target.prefix, options.name);
-    Session session(target.redis);
-    const std::string n = std::to_string(options.n), request = random_hex(16),
-                      wake_ttl = ms(kWakeTtl);
-    auto reply = session.script("latch_count_down", {keys.latch, keys.ids, keys.waiters, keys.wake},
-                                {n, request, wake_ttl});
-    TRY(reply);
-    if (!reply->is_array() || reply->size() != 3)
-        return unexpected_reply("latch_count_down");
-    const int64_t status = (*reply)[0].as_int();
-    if (status == 0)
+    const auto keys = lock::LatchKeys::of(target.prefix, options.name);
+    redis::LatchStore store(target.redis);
+    auto counted = store.count_down(keys, options.n, random_hex(16), kWakeTtl);
+    TRY(counted);
+    if (!counted->exists)
         return no_such(options.name);
-    log::info("latch {}: count {}{}", options.name, (*reply)[1].as_int(),
-              (*reply)[2].as_int() > 0 ? fmt::format(", woke {}", (*reply)[2].as_int()) : "");
+    log::info("latch {}: count {}{}", options.name, counted->count,
+              counted->woken > 0 ? fmt::format(", woke {}", counted->woken) : "");
     return exit_code::ok;
 }
 
 Result<int> latch_wait(const Target& target, const LatchWaitOptions& options) {
-    const auto keys = LatchKeys::of(target.prefix, options.name);
+    const auto keys = lock::LatchKeys::of(target.prefix, options.name);
     const auto start = Clock::now();
-    Session session(target.redis);
-    const std::string waiter = random_hex(16), heartbeat = ms(kLatchWaiterHeartbeat);
-    const std::string wake = keys.wake + waiter;
+    redis::LatchStore store(target.redis);
+    const std::string waiter = random_hex(16);
     std::optional<int64_t> last_count; // set once the latch was seen: then absent means expired
     for (;;) {
-        auto reply = session.script("latch_wait", {keys.latch, keys.waiters, keys.wake},
-                                    {waiter, heartbeat});
-        TRY(reply);
-        if (!reply->is_array() || reply->size() != 2)
-            return unexpected_reply("latch_wait");
-        const int64_t status = (*reply)[0].as_int(), count = (*reply)[1].as_int();
-        if (status == 0 && last_count)
+        auto round = store.wait_round(keys, waiter, kLatchWaiterHeartbeat);
+        TRY(round);
+        using State = redis::LatchStore::Round::State;
+        const int64_t count = round->count;
+        if (round->state == State::missing && last_count)
             return fail(exit_code::no_such_latch,
                         fmt::format("latch {} expired while waiting, at count {} (its TTL ran out "
                                     "or it was deleted)",
                                     options.name, *last_count));
-        if (status == 0)
+        if (round->state == State::missing)
             return no_such(options.name);
-        if (status == 1)
+        if (round->state == State::done)
             return exit_code::ok;
         last_count = count;
 
@@ -189,28 +93,28 @@ Result<int> latch_wait(const Target& target, const LatchWaitOptions& options) {
         if (options.wait) {
             const auto waited = std::chrono::duration_cast<Millis>(Clock::now() - start);
             if (waited >= *options.wait) {
-                (void)session.script("latch_leave", {keys.waiters, keys.wake}, {waiter});
+                (void)store.leave(keys, waiter);
                 log::warn("latch {} still at {} after waiting {}", options.name, count,
                           format_duration(*options.wait));
                 return options.timeout_exit_code;
             }
             block = std::min(block, *options.wait - waited);
         }
-        TRY(session.await_token(wake, block));
+        auto token = store.await_token(keys, waiter, block);
+        TRY(token);
         // Token or not, the next round re-checks the count and refreshes the registration.
     }
 }
 
 Result<int> latch_status(const Target& target, const LatchStatusOptions& options) {
-    const auto keys = LatchKeys::of(target.prefix, options.name);
-    Session session(target.redis);
-    auto reply = session.script("latch_status", {keys.latch, keys.waiters}, {});
-    TRY(reply);
-    if (!reply->is_array() || reply->size() != 5)
-        return unexpected_reply("latch_status");
-    const bool exists = (*reply)[0].as_int() == 1;
-    const int64_t count = (*reply)[1].as_int(), initial = (*reply)[2].as_int(),
-                  ttl_ms = (*reply)[3].as_int(), waiters = (*reply)[4].as_int();
+    const auto keys = lock::LatchKeys::of(target.prefix, options.name);
+    redis::LatchStore store(target.redis);
+    auto latch = store.status(keys);
+    TRY(latch);
+    const bool exists = latch->has_value();
+    const lock::LatchStatus state = latch->value_or(lock::LatchStatus{});
+    const int64_t count = state.count, initial = state.initial, ttl_ms = state.ttl_left.count(),
+                  waiters = state.waiters;
     if (options.json) {
         // Names are restricted to [A-Za-z0-9._:/@+=-]: nothing to escape.
         out::print("{{\"name\":\"{}\",\"exists\":{},\"count\":{},\"initial\":{},\"ttl_ms\":{},"

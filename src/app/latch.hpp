@@ -15,16 +15,6 @@ inline constexpr int64_t kMaxLatchCount = 1'000'000'000;
 inline constexpr Millis kDefaultLatchTtl{24 * 3600 * 1000};
 inline constexpr Millis kMaxLatchTtl{365LL * 24 * 3600 * 1000};
 
-// Every Redis key of one latch, hash-tagged on the name like the lock's keys.
-struct LatchKeys {
-    std::string latch;   // hash: count, initial, created (server ms)
-    std::string ids;     // set: applied count-down request ids (expires with the latch)
-    std::string waiters; // zset: waiter id -> heartbeat deadline (server ms)
-    std::string wake;    // prefix of per-waiter wake lists: wake + <waiter id>
-
-    static LatchKeys of(std::string_view prefix, std::string_view name);
-};
-
 // Parses a positive integer 1..kMaxLatchCount (digits only); `what` names it in the message.
 Result<int64_t> parse_latch_count(std::string_view text, std::string_view what);
 

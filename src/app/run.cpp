@@ -9,7 +9,7 @@
 #include "process/exit_status.hpp"
 #include "process/supervisor.hpp"
 #include "redis/backends.hpp"
-#include "redis/lock_backend.hpp"
+#include "util/log.hpp"
 #include "util/signal_latch.hpp"
 #include "util/signals.hpp"
 
@@ -18,11 +18,6 @@
 
 namespace dlock::app {
 namespace {
-
-// Locks keep a history (`dlock history`); semaphores do not.
-redis::LockBackend* history_of(lock::Backend& backend) {
-    return dynamic_cast<redis::LockBackend*>(&backend);
-}
 
 // What the release found out about the leases: the first one no longer ours, the first one
 // that could not be released after its guarantee had run out (both by name, "" for none).
@@ -49,7 +44,7 @@ Aftermath release_after_run(lock::Backend& backend, lock::LeaseSet& leases,
     ending.after_loss = true; // any loss is reported here, or was before the release
     ending.exit_status = exit_status;
     ending.min_hold = options.min_hold;
-    auto* history = history_of(backend);
+    lock::History* history = backend.history(); // locks keep one; semaphores do not
     ending.on_gone = [&](const lock::HeldLease& lease) {
         if (history)
             record_lost_lease(*history, lease.keys(), self, lease.shared(), lease.fence(),
@@ -142,10 +137,9 @@ Result<int> run(const Target& target, const RunOptions& options) {
     latch.reset();
     TRY(taken);
     if (auto* blocked = std::get_if<lock::Blocked>(&*taken)) {
-        if (blocked->refused.timed_out && options.wait && history_of(backend))
-            record_timed_out_wait(*history_of(backend),
-                                  lock::Keys::of(target.prefix, blocked->name), self,
-                                  options.shared, blocked->refused.last, *options.wait);
+        if (blocked->refused.timed_out && options.wait && backend.history())
+            record_timed_out_wait(*backend.history(), lock::Keys::of(target.prefix, blocked->name),
+                                  self, options.shared, blocked->refused.last, *options.wait);
         return report_refusal(options, *blocked);
     }
     if (auto* lost = std::get_if<lock::LostMeanwhile>(&*taken))

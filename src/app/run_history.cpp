@@ -1,6 +1,5 @@
 #include "app/run_history.hpp"
 
-#include "redis/history.hpp"
 #include "util/log.hpp"
 
 namespace dlock::app {
@@ -10,33 +9,28 @@ std::string number(int64_t n) {
     return std::to_string(n);
 }
 
-redis::HistoryFields about(std::string event, const lock::HolderInfo& self, bool shared) {
+lock::HistoryFields about(std::string event, const lock::HolderInfo& self, bool shared) {
     return {{"event", std::move(event)}, {"mode", shared ? "s" : "x"}, {"host", self.host},
             {"pid", number(self.pid)},   {"user", self.user},          {"command", self.command}};
 }
 
-void append(redis::LockBackend& backend, const lock::Keys& keys,
-            const redis::HistoryFields& fields) {
-    auto conn = backend.connection();
-    auto added = conn ? redis::append_history(**conn, keys.history, fields)
-                      : Result<void>(tl::unexpected(conn.error()));
-    if (!added)
+void append(lock::History& history, const lock::Keys& keys, const lock::HistoryFields& fields) {
+    if (auto added = history.append(keys, fields); !added)
         log::info("could not record history in {}: {}", keys.history, added.error().message);
 }
 
 } // namespace
 
-void record_lost_lease(redis::LockBackend& backend, const lock::Keys& keys,
-                       const lock::HolderInfo& self, bool shared, int64_t fence, Millis held_for,
-                       int exit_status) {
+void record_lost_lease(lock::History& history, const lock::Keys& keys, const lock::HolderInfo& self,
+                       bool shared, int64_t fence, Millis held_for, int exit_status) {
     auto fields = about("lost", self, shared);
     fields.insert(fields.end(), {{"fence", number(fence)},
                                  {"duration_ms", number(held_for.count())},
                                  {"exit_status", number(exit_status)}});
-    append(backend, keys, fields);
+    append(history, keys, fields);
 }
 
-void record_timed_out_wait(redis::LockBackend& backend, const lock::Keys& keys,
+void record_timed_out_wait(lock::History& history, const lock::Keys& keys,
                            const lock::HolderInfo& self, bool shared,
                            const lock::AcquireOutcome& last, Millis waited) {
     auto fields = about("skip", self, shared);
@@ -56,7 +50,7 @@ void record_timed_out_wait(redis::LockBackend& backend, const lock::Keys& keys,
     }
     if (last.waiters > 1) // the others: we were queued too
         fields.emplace_back("waiters", number(last.waiters - 1));
-    append(backend, keys, fields);
+    append(history, keys, fields);
 }
 
 } // namespace dlock::app

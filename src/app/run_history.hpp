@@ -1,7 +1,7 @@
 #pragma once
 
 #include "lock/backend.hpp"
-#include "redis/lock_backend.hpp"
+#include "lock/history.hpp"
 
 #include <string>
 
@@ -12,12 +12,11 @@ namespace dlock::app {
 // path: a failure is logged at -v and changes nothing else.
 
 // The lease was found lost (not ours) at release; `exit_status` is what dlock returns.
-void record_lost_lease(redis::LockBackend& backend, const lock::Keys& keys,
-                       const lock::HolderInfo& self, bool shared, int64_t fence, Millis held_for,
-                       int exit_status);
+void record_lost_lease(lock::History& history, const lock::Keys& keys, const lock::HolderInfo& self,
+                       bool shared, int64_t fence, Millis held_for, int exit_status);
 
 // A --wait ran out; `holder` is the holder as last seen (if the lock was held).
-void record_timed_out_wait(redis::LockBackend& backend, const lock::Keys& keys,
+void record_timed_out_wait(lock::History& history, const lock::Keys& keys,
                            const lock::HolderInfo& self, bool shared,
                            const lock::AcquireOutcome& last, Millis waited);
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "lock/history.hpp"
 #include "lock/keys.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
@@ -42,11 +43,12 @@ struct AcquireOutcome {
     Millis lease_left{}; // when refused: the blocking lease's remaining time (may be <0)
     std::optional<HolderInfo> holder; // when refused and held (absent: free, others queued)
     int64_t waiters = 0;              // when refused: queued waiters including us
-    bool shared = false;              // when acquired: granted shared (an exclusive owner asking
-                                      // for shared re-enters exclusively instead)
-    int64_t shared_holders = 0;       // when refused: current shared holds
-    int64_t held_until_ms = 0;        // when refused by a finished holder kept by --min-hold: until
-                                      // when (server ms); 0 otherwise
+    // When acquired: granted shared (an exclusive owner asking for shared re-enters exclusively
+    // instead).
+    bool shared = false;
+    int64_t shared_holders = 0; // when refused: current shared holds
+    // When refused by a finished holder kept by --min-hold: until when (server ms); 0 otherwise.
+    int64_t held_until_ms = 0;
     // From a semaphore: its limit (0: not a semaphore) and the permits held (when acquired:
     // with ours); when refused, also the first few holders (`holder` is the first of them).
     int64_t permit_limit = 0;
@@ -55,14 +57,17 @@ struct AcquireOutcome {
 };
 
 // The last word on a hold: besides who releases what, what the history records and how long
-// the lease must outlive the command.
+// the lease must outlive the command. The referenced strings must outlive the call.
 struct ReleaseRequest {
     std::string_view owner;
-    std::string_view hold_id;
-    Millis heartbeat{};
+    std::string_view hold_id; // an exclusive lease's, a shared hold's or a semaphore permit's
+    Millis heartbeat{};       // of the waiters it wakes
     bool shared = false;
-    std::optional<int> exit_status; // what dlock returns for the command, for the history
-    Millis min_hold{0};             // --min-hold: keep an exclusive lease until acquisition + this
+    // What dlock returns for the command, for the history (ignored by a store without one).
+    std::optional<int> exit_status{};
+    // --min-hold: keep an exclusive lease until acquisition + this. A store that cannot keep a
+    // lease after its release (a semaphore) refuses a non-zero one.
+    Millis min_hold{0};
 };
 
 // One lease to renew: the keys and owner token it was taken with. An exclusive lease is renewed
@@ -76,12 +81,28 @@ struct RenewRequest {
     bool shared = false;
 };
 
-// Everything the lock logic needs from a store. Implemented over one Redis connection in
-// src/redis/; a Sentinel, Cluster or Redlock-quorum store can implement the same interface.
-// Each call is bounded by the store's command timeout, and `await_wake` by its timeout too.
+// Everything the lock logic needs from a store: one lease at a time on a name, its renewals,
+// its release, and the waiters' queue. Implemented over one Redis server in src/redis/; a store
+// over Sentinel, Cluster or a Redlock quorum implements the same five calls, with no special case
+// upstream, as long as it keeps these guarantees:
+// - Idempotent by id. A call may be sent again after its reply was lost, with the same hold id
+//   or waiter id: the replay finds what the first one did (the hold it took, the place it
+//   queued, the lease it released, then "not ours") and never takes or releases twice.
+// - Bounded. Every call returns within the store's timeouts (await_wake within its `timeout`
+//   plus them), however many servers it asks: a quorum bounds the whole call, not each server.
+// - Errors tell what a retry can do. `transient`: the outcome is unknown or the store out of
+//   reach for now (and `unreachable` when it could not be connected to at all); callers retry
+//   with the same ids. Not transient: the store answered (bad input, a script error).
+// - Yes and no are sure. A quorum store says acquired/renewed only with a majority within the
+//   lease's validity, and "not ours" only when a majority says so; in between is transient.
+// - One name, one place. All keys of a name share a hash tag (Keys::of), so a routed store
+//   sends each call to the node of keys.lock; renew() may span names: it splits the batch and
+//   answers in request order. Fencing tokens grow per name, whoever holds it.
 class Backend {
   public:
     virtual ~Backend() = default;
+
+    // Takes the lease, re-enters it (same owner), or refuses and, with a waiter id, queues it.
     virtual Result<AcquireOutcome> acquire(const Keys& keys, const AcquireRequest& request) = 0;
     // Renews every lease of `requests` in one round trip (pipelined): one result per request, in
     // order. true: renewed; false: the lease is no longer ours; an error: not known (a
@@ -90,25 +111,19 @@ class Backend {
     Result<bool> renew(const RenewRequest& request) {
         return std::move(renew(std::span<const RenewRequest>(&request, 1)).front());
     }
-    // Holds left (0: released, waiters woken), or nullopt when the lease was not ours.
-    virtual Result<std::optional<int64_t>> release(const Keys& keys, std::string_view owner,
-                                                   std::string_view hold_id, Millis heartbeat) = 0;
-    virtual Result<std::optional<int64_t>> release_shared(const Keys& keys, std::string_view owner,
-                                                          std::string_view hold_id,
-                                                          Millis heartbeat) = 0;
-    // As above, with the exit status (a store without a history ignores it) and --min-hold
-    // (refused by a store that cannot keep a lease after release).
-    virtual Result<std::optional<int64_t>> release(const Keys& keys, const ReleaseRequest& r) {
-        if (r.min_hold > Millis(0))
-            return fail(exit_code::internal, "--min-hold is not supported by this store");
-        return r.shared ? release_shared(keys, r.owner, r.hold_id, r.heartbeat)
-                        : release(keys, r.owner, r.hold_id, r.heartbeat);
-    }
+    // Drops the hold `r.hold_id`: holds left (0: released, the waiters that can proceed woken),
+    // or nullopt when it was not ours (any more).
+    virtual Result<std::optional<int64_t>> release(const Keys& keys, const ReleaseRequest& r) = 0;
     // Blocks until this waiter is woken (true) or `timeout` passes (false).
     virtual Result<bool> await_wake(const Keys& keys, std::string_view waiter_id,
                                     Millis timeout) = 0;
+    // The waiter gives up its place; whoever can now proceed is woken.
     virtual Result<void> leave_queue(const Keys& keys, std::string_view waiter_id,
                                      Millis heartbeat) = 0;
+
+    // The store's history of the names (`dlock history`), nullptr when it keeps none (a
+    // semaphore). Owned by the backend.
+    virtual History* history() { return nullptr; }
 };
 
 // Opens a fresh backend (own connection), e.g. for the watchdog thread.

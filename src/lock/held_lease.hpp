@@ -29,7 +29,6 @@ class HeldLease {
     HeldLease& operator=(const HeldLease&) = delete;
 
     const std::string& name() const { return id_.name; }
-    const std::string& owner() const { return id_.owner; }
     const std::string& hold_id() const { return id_.hold_id; }
     int64_t fence() const { return acquired_.fence; }
     int64_t holds() const { return acquired_.holds; }

@@ -2,6 +2,8 @@
 
 #include "util/text.hpp"
 
+#include <algorithm>
+#include <array>
 #include <fmt/format.h>
 
 namespace dlock::lock {
@@ -39,6 +41,15 @@ Result<std::string> validate(std::string_view what, std::string_view value, size
     return std::string(value);
 }
 
+// "<prefix>:{<name>}:", to which each key appends its part.
+std::string key_base(std::string_view prefix, std::string_view name) {
+    return fmt::format("{}:{{{}}}:", prefix, name);
+}
+
+// The parts whose key exists only while its name is in use (see name_in_use).
+constexpr std::array<std::string_view, 6> kLiveParts{"lock",  "readers", "queue",
+                                                     "latch", "sem",     "permits"};
+
 } // namespace
 
 Result<std::string> validate_name(std::string_view name) {
@@ -50,11 +61,35 @@ Result<std::string> validate_prefix(std::string_view prefix) {
 }
 
 Keys Keys::of(std::string_view prefix, std::string_view name) {
-    std::string base = fmt::format("{}:{{{}}}:", prefix, name);
+    const std::string base = key_base(prefix, name);
     return Keys{base + "lock",    base + "fence",   base + "queue",   base + "alive",
                 base + "wake:",   base + "readers", base + "rinfo",   base + "xqueue",
                 base + "history", base + "sem",     base + "permits", base + "squeue",
                 base + "salive",  base + "swake:"};
+}
+
+LatchKeys LatchKeys::of(std::string_view prefix, std::string_view name) {
+    const std::string base = key_base(prefix, name);
+    return {base + "latch", base + "latch-ids", base + "latch-waiters", base + "latch-wake:"};
+}
+
+std::string names_pattern(std::string_view prefix) {
+    return key_base(prefix, "*") + "*";
+}
+
+std::optional<std::string_view> name_in_use(std::string_view prefix, std::string_view key) {
+    if (!key.starts_with(prefix) || !key.substr(prefix.size()).starts_with(":{"))
+        return std::nullopt;
+    const size_t from = prefix.size() + 2;
+    const size_t close = key.find("}:", from); // names have no braces: the first one ends it
+    if (close == std::string_view::npos)
+        return std::nullopt;
+    const auto name = key.substr(from, close - from);
+    const auto part = key.substr(close + 2);
+    if (std::find(kLiveParts.begin(), kLiveParts.end(), part) == kLiveParts.end() ||
+        !validate_name(name))
+        return std::nullopt;
+    return name;
 }
 
 } // namespace dlock::lock

@@ -2,6 +2,7 @@
 
 #include "util/error.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,5 +36,24 @@ struct Keys {
 
     static Keys of(std::string_view prefix, std::string_view name);
 };
+
+// Every Redis key of one latch (`dlock latch`), under the same hash tag as the lock's keys.
+struct LatchKeys {
+    std::string latch;   // hash: count, initial, created (server ms)
+    std::string ids;     // set: applied count-down request ids (expires with the latch)
+    std::string waiters; // zset: waiter id -> heartbeat deadline (server ms)
+    std::string wake;    // prefix of per-waiter wake lists: wake + <waiter id>
+
+    static LatchKeys of(std::string_view prefix, std::string_view name);
+};
+
+// The SCAN MATCH pattern of every key of every name under `prefix`: "<prefix>:{*}:*".
+std::string names_pattern(std::string_view prefix);
+
+// The name of `key` when it is "<prefix>:{<name>}:<part>" with a valid name and a part that
+// exists only while the name is in use: the lock, shared holds, the queue, a semaphore, its
+// permits or a latch (not the fencing counter or the history, which outlive every holder).
+// nullopt for any other key.
+std::optional<std::string_view> name_in_use(std::string_view prefix, std::string_view key);
 
 } // namespace dlock::lock

@@ -14,8 +14,7 @@ template <typename B, typename... Args>
 lock::BackendFactory connecting_factory(Args... args) {
     return [args...]() -> Result<std::unique_ptr<lock::Backend>> {
         auto backend = std::make_unique<B>(args...);
-        if (auto ok = backend->connect(); !ok)
-            return tl::unexpected(ok.error());
+        TRY(backend->connect());
         return std::unique_ptr<lock::Backend>(std::move(backend));
     };
 }

@@ -28,8 +28,7 @@ CommandCalls parse_command_stats(std::string_view info) {
 
 Result<CommandCalls> command_stats(Connection& conn) {
     auto reply = conn.command({"INFO", "commandstats"});
-    if (!reply)
-        return tl::unexpected(reply.error());
+    TRY(reply);
     return parse_command_stats(reply->str());
 }
 

@@ -5,6 +5,15 @@
 #include <charconv>
 
 namespace dlock::redis {
+namespace {
+
+int64_t number(std::string_view text) {
+    int64_t n = 0;
+    std::from_chars(text.data(), text.data() + text.size(), n);
+    return n;
+}
+
+} // namespace
 
 std::string_view HistoryEntry::field(std::string_view name) const {
     for (const auto& [k, v] : fields)
@@ -13,13 +22,20 @@ std::string_view HistoryEntry::field(std::string_view name) const {
     return {};
 }
 
+std::optional<lock::HolderInfo> HistoryEntry::other() const {
+    if (field("other_host").empty() && field("other_pid").empty())
+        return std::nullopt;
+    return lock::HolderInfo{std::string(field("other_host")), number(field("other_pid")),
+                            std::string(field("other_user")), std::string(field("other_command")),
+                            number(field("other_since_ms")),  number(field("other_fence"))};
+}
+
 Result<void> append_history(Connection& conn, const std::string& key, const HistoryFields& fields) {
     std::vector<std::string_view> args;
     for (const auto& [name, value] : fields)
         args.insert(args.end(), {name, value});
-    auto reply = run_script(conn, script("history_add"), {key}, args);
-    if (!reply)
-        return tl::unexpected(reply.error());
+    auto reply = run_script(conn, scripts::history_add, {key}, args);
+    TRY(reply);
     return {};
 }
 
@@ -27,8 +43,7 @@ Result<std::vector<HistoryEntry>> read_history(Connection& conn, const std::stri
                                                int64_t count) {
     const std::string n = std::to_string(count);
     auto reply = conn.command({"XREVRANGE", key, "+", "-", "COUNT", n});
-    if (!reply)
-        return tl::unexpected(reply.error());
+    TRY(reply);
     std::vector<HistoryEntry> out;
     for (size_t i = 0; i < reply->size(); ++i) {
         const auto item = (*reply)[i];

@@ -1,8 +1,11 @@
 #pragma once
 
+#include "lock/backend.hpp"
+#include "lock/history.hpp"
 #include "redis/connection.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -10,8 +13,7 @@
 
 namespace dlock::redis {
 
-// Field names and values of one history event, in order (see README, "History").
-using HistoryFields = std::vector<std::pair<std::string, std::string>>;
+using HistoryFields = lock::HistoryFields;
 
 // One entry of a name's history stream.
 struct HistoryEntry {
@@ -21,6 +23,9 @@ struct HistoryEntry {
 
     // The value of field `name`, "" when absent.
     std::string_view field(std::string_view name) const;
+    // The other party of a skip, a forced release or a lost lease (fields other_host,
+    // other_pid, other_user, other_command, other_since_ms, other_fence); nullopt when none.
+    std::optional<lock::HolderInfo> other() const;
 };
 
 // Appends an event to the stream `key` (lua/history_add.lua: capped, server time, kept 30

@@ -1,9 +1,8 @@
 #include "redis/lock_backend.hpp"
 
 #include "redis/backends.hpp"
-#include "util/log.hpp"
-
-#include <fmt/format.h>
+#include "redis/history.hpp"
+#include "redis/script_reply.hpp"
 
 namespace dlock::redis {
 namespace {
@@ -12,31 +11,18 @@ std::string ms(Millis d) {
     return std::to_string(d.count());
 }
 
-Error bad_reply(std::string_view script_name) {
-    return Error{exit_code::internal,
-                 fmt::format("unexpected reply from script {}.lua", script_name)};
-}
-
-// The scripts append the error of a failed history write to their reply; the operation itself
-// succeeded, so it is only mentioned at -v.
-void note_history_error(const ReplyView& reply, size_t expected_size, std::string_view key) {
-    if (reply.size() > expected_size)
-        log::info("could not record history in {}: {}", key, reply[expected_size].str());
-}
-
 } // namespace
 
 Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
                                                   const lock::AcquireRequest& r) {
     const std::string ttl = ms(r.ttl), heartbeat = ms(r.heartbeat);
     const std::string pid = std::to_string(r.self.pid);
-    auto reply = run("acquire",
+    auto reply = run(scripts::acquire,
                      {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake, keys.readers,
                       keys.rinfo, keys.xqueue, keys.history},
                      {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, r.self.host, pid,
                       r.self.user, r.self.command, r.shared ? "s" : "x"});
-    if (!reply)
-        return tl::unexpected(reply.error());
+    TRY(reply);
     const auto& v = *reply;
     lock::AcquireOutcome out;
     if (v.size() == 1 && v[0].as_int() == -1)
@@ -51,13 +37,11 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
         return out;
     }
     if (v.size() != 11 && v.size() != 12)
-        return tl::unexpected(bad_reply("acquire"));
+        return tl::unexpected(bad_reply(scripts::acquire));
     note_history_error(v, 11, keys.history);
     out.lease_left = Millis(v[1].as_int());
     if (!v[2].str().empty() || v[3].as_int() != 0)
-        out.holder =
-            lock::HolderInfo{std::string(v[2].str()), v[3].as_int(), std::string(v[4].str()),
-                             std::string(v[5].str()), v[6].as_int(), v[7].as_int()};
+        out.holder = holder_at(v, 2);
     out.waiters = v[8].as_int();
     out.shared_holders = v[9].as_int();
     out.held_until_ms = v[10].as_int();
@@ -76,37 +60,24 @@ std::vector<Result<bool>> LockBackend::renew(std::span<const lock::RenewRequest>
         calls.push_back({{r.keys.lock, r.keys.readers, r.keys.rinfo},
                          {r.owner, ttls[i], r.shared ? "s" : "x", r.hold_id}});
     }
-    return as_flags(session_.run_each("renew", calls), "renew");
+    return as_flags(session_.run_each(scripts::renew, calls), scripts::renew);
 }
 
 Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
                                                     const lock::ReleaseRequest& r) {
     const std::string heartbeat = ms(r.heartbeat), min_hold = ms(r.min_hold);
     const std::string exit_status = r.exit_status ? std::to_string(*r.exit_status) : "";
-    auto reply = run("release",
+    auto reply = run(scripts::release,
                      {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo,
                       keys.xqueue, keys.history},
                      {r.owner, r.hold_id, heartbeat, r.shared ? "s" : "x", exit_status, min_hold});
-    if (!reply)
-        return tl::unexpected(reply.error());
+    TRY(reply);
     if (reply->size() != 2 && reply->size() != 3)
-        return tl::unexpected(bad_reply("release"));
+        return tl::unexpected(bad_reply(scripts::release));
     note_history_error(*reply, 2, keys.history);
     if ((*reply)[0].as_int() != 1)
         return std::optional<int64_t>{};
     return std::optional<int64_t>((*reply)[1].as_int());
-}
-
-Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys, std::string_view owner,
-                                                    std::string_view hold_id, Millis heartbeat) {
-    return release(keys, lock::ReleaseRequest{owner, hold_id, heartbeat, false, std::nullopt});
-}
-
-Result<std::optional<int64_t>> LockBackend::release_shared(const lock::Keys& keys,
-                                                           std::string_view owner,
-                                                           std::string_view hold_id,
-                                                           Millis heartbeat) {
-    return release(keys, lock::ReleaseRequest{owner, hold_id, heartbeat, true, std::nullopt});
 }
 
 Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view waiter_id,
@@ -117,12 +88,17 @@ Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view wa
 Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view waiter_id,
                                       Millis heartbeat) {
     const std::string heartbeat_text = ms(heartbeat);
-    auto reply =
-        run("leave", {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.xqueue},
-            {waiter_id, heartbeat_text});
-    if (!reply)
-        return tl::unexpected(reply.error());
+    auto reply = run(scripts::leave,
+                     {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.xqueue},
+                     {waiter_id, heartbeat_text});
+    TRY(reply);
     return {};
+}
+
+Result<void> LockBackend::append(const lock::Keys& keys, const lock::HistoryFields& fields) {
+    auto conn = session_.connection();
+    TRY(conn);
+    return append_history(**conn, keys.history, fields);
 }
 
 lock::BackendFactory backend_factory(ConnectOptions options) {

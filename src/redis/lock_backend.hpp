@@ -7,11 +7,11 @@
 
 namespace dlock::redis {
 
-// lock::Backend over a single Redis server, one connection, reopened after I/O errors.
-class LockBackend final : public lock::Backend {
+// lock::Backend over a single Redis server, one connection, reopened after I/O errors. Locks
+// keep a history (lua/history_add.lua for the events no script sees).
+class LockBackend final : public lock::Backend, public lock::History {
   public:
     explicit LockBackend(ConnectOptions options) : session_(std::move(options)) {}
-    explicit LockBackend(Connection conn) : session_(std::move(conn)) {}
 
     // Opens the connection now, so "Redis unreachable" is reported before anything else.
     Result<void> connect() { return session_.connect(); }
@@ -21,11 +21,6 @@ class LockBackend final : public lock::Backend {
     using lock::Backend::renew;
     // One renew.lua per lease, pipelined.
     std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override;
-    Result<std::optional<int64_t>> release(const lock::Keys& keys, std::string_view owner,
-                                           std::string_view hold_id, Millis heartbeat) override;
-    Result<std::optional<int64_t>> release_shared(const lock::Keys& keys, std::string_view owner,
-                                                  std::string_view hold_id,
-                                                  Millis heartbeat) override;
     Result<std::optional<int64_t>> release(const lock::Keys& keys,
                                            const lock::ReleaseRequest& request) override;
     Result<bool> await_wake(const lock::Keys& keys, std::string_view waiter_id,
@@ -33,14 +28,13 @@ class LockBackend final : public lock::Backend {
     Result<void> leave_queue(const lock::Keys& keys, std::string_view waiter_id,
                              Millis heartbeat) override;
 
-    // The connection, reopened if it broke (for other commands on the same name, e.g. the
-    // history).
-    Result<Connection*> connection() { return session_.connection(); }
+    lock::History* history() override { return this; }
+    Result<void> append(const lock::Keys& keys, const lock::HistoryFields& fields) override;
 
   private:
-    Result<Reply> run(std::string_view script_name, const std::vector<std::string_view>& keys,
+    Result<Reply> run(const EmbeddedScript& script, const std::vector<std::string_view>& keys,
                       const std::vector<std::string_view>& args) {
-        return session_.run(script_name, keys, args);
+        return session_.run(script, keys, args);
     }
 
     ScriptSession session_;

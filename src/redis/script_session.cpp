@@ -1,7 +1,5 @@
 #include "redis/script_session.hpp"
 
-#include <fmt/format.h>
-
 namespace dlock::redis {
 
 Result<void> ScriptSession::connect() {
@@ -24,16 +22,15 @@ Result<Connection*> ScriptSession::connection() {
     return &*conn_;
 }
 
-Result<Reply> ScriptSession::run(std::string_view script_name,
+Result<Reply> ScriptSession::run(const EmbeddedScript& script,
                                  const std::vector<std::string_view>& keys,
                                  const std::vector<std::string_view>& args) {
     auto conn = connection();
-    if (!conn)
-        return tl::unexpected(conn.error());
-    return run_script(**conn, script(script_name), keys, args);
+    TRY(conn);
+    return run_script(**conn, script, keys, args);
 }
 
-std::vector<Result<Reply>> ScriptSession::run_each(std::string_view script_name,
+std::vector<Result<Reply>> ScriptSession::run_each(const EmbeddedScript& script,
                                                    std::span<const ScriptCall> calls) {
     auto conn = connection();
     if (!conn) {
@@ -42,34 +39,16 @@ std::vector<Result<Reply>> ScriptSession::run_each(std::string_view script_name,
             failed.emplace_back(tl::unexpected(conn.error()));
         return failed;
     }
-    return run_script_pipelined(**conn, script(script_name), calls);
+    return run_script_pipelined(**conn, script, calls);
 }
 
 Result<bool> ScriptSession::blpop(std::string_view key, Millis timeout) {
     auto conn = connection();
-    if (!conn)
-        return tl::unexpected(conn.error());
+    TRY(conn);
     auto popped = (*conn)->blpop(key, timeout);
     if (!popped)
         return tl::unexpected(classify_server_error(std::move(popped.error())));
     return popped;
-}
-
-std::vector<Result<bool>> as_flags(std::vector<Result<Reply>> replies,
-                                   std::string_view script_name) {
-    std::vector<Result<bool>> flags;
-    flags.reserve(replies.size());
-    for (auto& reply : replies) {
-        if (!reply)
-            flags.emplace_back(tl::unexpected(std::move(reply.error())));
-        else if (!reply->is_integer())
-            flags.emplace_back(
-                fail(exit_code::internal,
-                     fmt::format("unexpected reply from script {}.lua", script_name)));
-        else
-            flags.emplace_back(reply->integer() == 1);
-    }
-    return flags;
 }
 
 } // namespace dlock::redis

@@ -18,15 +18,13 @@ namespace dlock::redis {
 class ScriptSession {
   public:
     explicit ScriptSession(ConnectOptions options) : options_(std::move(options)) {}
-    explicit ScriptSession(Connection conn)
-        : options_(conn.options()), conn_(std::move(conn)), reached_(true) {}
 
     // Opens the connection now, so "Redis unreachable" is reported before anything else.
     Result<void> connect();
-    Result<Reply> run(std::string_view script_name, const std::vector<std::string_view>& keys,
+    Result<Reply> run(const EmbeddedScript& script, const std::vector<std::string_view>& keys,
                       const std::vector<std::string_view>& args);
     // Runs the script once per call in one round trip (see run_script_pipelined).
-    std::vector<Result<Reply>> run_each(std::string_view script_name,
+    std::vector<Result<Reply>> run_each(const EmbeddedScript& script,
                                         std::span<const ScriptCall> calls);
     Result<bool> blpop(std::string_view key, Millis timeout);
     // The connection, reopened if it broke.
@@ -37,9 +35,5 @@ class ScriptSession {
     std::optional<Connection> conn_;
     bool reached_ = false; // a connection was opened once
 };
-
-// The replies of a script answering 1 or 0 (renew.lua, sem_renew.lua), as true or false.
-std::vector<Result<bool>> as_flags(std::vector<Result<Reply>> replies,
-                                   std::string_view script_name);
 
 } // namespace dlock::redis

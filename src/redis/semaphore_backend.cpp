@@ -1,24 +1,14 @@
 #include "redis/semaphore_backend.hpp"
 
+#include "redis/script_reply.hpp"
+
 #include <fmt/format.h>
 
 namespace dlock::redis {
 namespace {
 
-// Fields per holder in a refusal of sem_acquire.lua: host, pid, user, cmd, since, fence.
-constexpr size_t kHolderFields = 6;
+// The head of a refusal of sem_acquire.lua, before its holders.
 constexpr size_t kRefusalHead = 5;
-
-Error bad_reply(std::string_view script_name) {
-    return Error{exit_code::internal,
-                 fmt::format("unexpected reply from script {}.lua", script_name)};
-}
-
-lock::HolderInfo holder_at(const ReplyView& v, size_t i) {
-    return lock::HolderInfo{std::string(v[i].str()),     v[i + 1].as_int(),
-                            std::string(v[i + 2].str()), std::string(v[i + 3].str()),
-                            v[i + 4].as_int(),           v[i + 5].as_int()};
-}
 
 } // namespace
 
@@ -27,12 +17,12 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
     const std::string ttl = std::to_string(r.ttl.count());
     const std::string heartbeat = std::to_string(r.heartbeat.count());
     const std::string limit = std::to_string(limit_), pid = std::to_string(r.self.pid);
-    auto reply = session_.run(
-        "sem_acquire", {keys.sem, keys.permits, keys.fence, keys.squeue, keys.salive, keys.swake},
-        {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, limit, r.self.host, pid, r.self.user,
-         r.self.command});
-    if (!reply)
-        return tl::unexpected(reply.error());
+    auto reply =
+        session_.run(scripts::sem_acquire,
+                     {keys.sem, keys.permits, keys.fence, keys.squeue, keys.salive, keys.swake},
+                     {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, limit, r.self.host, pid,
+                      r.self.user, r.self.command});
+    TRY(reply);
     const auto& v = *reply;
     if (v.size() == 3 && v[0].as_int() == -1)
         return fail(
@@ -52,7 +42,7 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
     }
     if (v.size() < kRefusalHead || v[0].as_int() != 0 ||
         (v.size() - kRefusalHead) % kHolderFields != 0)
-        return tl::unexpected(bad_reply("sem_acquire"));
+        return tl::unexpected(bad_reply(scripts::sem_acquire));
     out.lease_left = Millis(v[1].as_int());
     out.permit_limit = v[2].as_int();
     out.permits_held = v[3].as_int();
@@ -75,38 +65,30 @@ std::vector<Result<bool>> SemaphoreBackend::renew(std::span<const lock::RenewReq
         const auto& r = requests[i];
         calls.push_back({{r.keys.sem, r.keys.permits}, {r.owner, r.hold_id, ttls[i]}});
     }
-    return as_flags(session_.run_each("sem_renew", calls), "sem_renew");
+    return as_flags(session_.run_each(scripts::sem_renew, calls), scripts::sem_renew);
 }
 
 Result<Reply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_view owner,
                                           std::string_view permit, std::string_view waiter,
                                           Millis heartbeat) {
     const std::string heartbeat_text = std::to_string(heartbeat.count());
-    auto reply =
-        session_.run("sem_release", {keys.sem, keys.permits, keys.squeue, keys.salive, keys.swake},
-                     {owner, permit, waiter, heartbeat_text});
+    auto reply = session_.run(scripts::sem_release,
+                              {keys.sem, keys.permits, keys.squeue, keys.salive, keys.swake},
+                              {owner, permit, waiter, heartbeat_text});
     if (reply && reply->size() != 2)
-        return tl::unexpected(bad_reply("sem_release"));
+        return tl::unexpected(bad_reply(scripts::sem_release));
     return reply;
 }
 
 Result<std::optional<int64_t>> SemaphoreBackend::release(const lock::Keys& keys,
-                                                         std::string_view owner,
-                                                         std::string_view hold_id,
-                                                         Millis heartbeat) {
-    auto reply = give_back(keys, owner, hold_id, "", heartbeat);
-    if (!reply)
-        return tl::unexpected(reply.error());
+                                                         const lock::ReleaseRequest& r) {
+    if (r.min_hold > Millis(0))
+        return fail(exit_code::internal, "--min-hold is not supported by this store");
+    auto reply = give_back(keys, r.owner, r.hold_id, "", r.heartbeat);
+    TRY(reply);
     if ((*reply)[0].as_int() != 1)
         return std::optional<int64_t>{};
     return std::optional<int64_t>(0);
-}
-
-Result<std::optional<int64_t>> SemaphoreBackend::release_shared(const lock::Keys& keys,
-                                                                std::string_view owner,
-                                                                std::string_view hold_id,
-                                                                Millis heartbeat) {
-    return release(keys, owner, hold_id, heartbeat);
 }
 
 Result<bool> SemaphoreBackend::await_wake(const lock::Keys& keys, std::string_view waiter_id,
@@ -117,8 +99,7 @@ Result<bool> SemaphoreBackend::await_wake(const lock::Keys& keys, std::string_vi
 Result<void> SemaphoreBackend::leave_queue(const lock::Keys& keys, std::string_view waiter_id,
                                            Millis heartbeat) {
     auto reply = give_back(keys, "", "", waiter_id, heartbeat);
-    if (!reply)
-        return tl::unexpected(reply.error());
+    TRY(reply);
     return {};
 }
 

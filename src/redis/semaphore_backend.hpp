@@ -16,7 +16,6 @@ class SemaphoreBackend final : public lock::Backend {
   public:
     SemaphoreBackend(ConnectOptions options, int64_t limit)
         : session_(std::move(options)), limit_(limit) {}
-    SemaphoreBackend(Connection conn, int64_t limit) : session_(std::move(conn)), limit_(limit) {}
 
     Result<void> connect() { return session_.connect(); }
 
@@ -25,13 +24,11 @@ class SemaphoreBackend final : public lock::Backend {
     using lock::Backend::renew;
     // One sem_renew.lua per permit (the requests' hold ids), pipelined.
     std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override;
-    // Both give back permit `hold_id` (if `owner` still holds it) and wake the waiters that can
-    // now take a permit. Some(0) when released, nullopt when it was not ours (any more).
-    Result<std::optional<int64_t>> release(const lock::Keys& keys, std::string_view owner,
-                                           std::string_view hold_id, Millis heartbeat) override;
-    Result<std::optional<int64_t>> release_shared(const lock::Keys& keys, std::string_view owner,
-                                                  std::string_view hold_id,
-                                                  Millis heartbeat) override;
+    // Gives back permit `hold_id` (if `owner` still holds it) and wakes the waiters that can now
+    // take a permit: Some(0) when released, nullopt when it was not ours (any more). Refuses a
+    // --min-hold; a semaphore keeps no history, so the exit status is not recorded.
+    Result<std::optional<int64_t>> release(const lock::Keys& keys,
+                                           const lock::ReleaseRequest& request) override;
     Result<bool> await_wake(const lock::Keys& keys, std::string_view waiter_id,
                             Millis timeout) override;
     Result<void> leave_queue(const lock::Keys& keys, std::string_view waiter_id,

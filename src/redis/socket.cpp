@@ -76,8 +76,7 @@ Result<int> open_connected(int family, const sockaddr* addr, socklen_t len,
     if (raw < 0)
         return connect_error(fmt::format("cannot create a socket: {}", strerror(errno)));
     SocketGuard owned(raw);
-    if (auto connected = connect_until(raw, addr, len, deadline, timeout); !connected)
-        return tl::unexpected(connected.error());
+    TRY(connect_until(raw, addr, len, deadline, timeout));
     // hiredis does blocking I/O with socket timeouts on it.
     if (fcntl(raw, F_SETFL, fcntl(raw, F_GETFL) & ~O_NONBLOCK) != 0)
         return connect_error(strerror(errno));

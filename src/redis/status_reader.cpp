@@ -1,53 +1,20 @@
 #include "redis/status_reader.hpp"
 
 #include "lock/keys.hpp"
+#include "redis/script_reply.hpp"
 #include "redis/script_runner.hpp"
 
-#include <algorithm>
-#include <array>
-#include <fmt/format.h>
 #include <set>
 
 namespace dlock::redis {
 namespace {
 
-// The parts of a name's keys that mean "something is there" (see lua/status.lua).
-constexpr std::array<std::string_view, 6> kLiveParts{"lock",  "readers", "queue",
-                                                     "latch", "sem",     "permits"};
-
 // KEYS of lua/status.lua for one name.
 std::vector<std::string> status_keys(const std::string& prefix, const std::string& name) {
     const auto keys = lock::Keys::of(prefix, name);
-    const std::string base = fmt::format("{}:{{{}}}:", prefix, name);
-    return {keys.lock,    keys.readers,     keys.rinfo,
-            keys.alive,   base + "latch",   base + "latch-waiters",
-            base + "sem", base + "permits", base + "squeue"};
-}
-
-std::vector<std::string> evalsha_command(const EmbeddedScript& script,
-                                         const std::vector<std::string>& keys) {
-    std::vector<std::string> argv{"EVALSHA", std::string(script.sha1), std::to_string(keys.size())};
-    argv.insert(argv.end(), keys.begin(), keys.end());
-    return argv;
-}
-
-// status.lua for one name on its own (EVALSHA, EVAL if the server does not have it).
-Result<Reply> status_of(Connection& conn, const std::string& prefix, const std::string& name) {
-    const auto keys = status_keys(prefix, name);
-    return run_script(conn, script("status"),
-                      std::vector<std::string_view>(keys.begin(), keys.end()), {});
-}
-
-Error bad_reply(std::string_view script_name = "status") {
-    return Error{exit_code::internal,
-                 fmt::format("unexpected reply from script {}.lua", script_name)};
-}
-
-// Host, pid, user, cmd, since, fence from list[i] on.
-lock::HolderInfo holder_info(ReplyView list, size_t i) {
-    return lock::HolderInfo{std::string(list[i].str()),     list[i + 1].as_int(),
-                            std::string(list[i + 2].str()), std::string(list[i + 3].str()),
-                            list[i + 4].as_int(),           list[i + 5].as_int()};
+    const auto latch = lock::LatchKeys::of(prefix, name);
+    return {keys.lock,     keys.readers, keys.rinfo,   keys.alive, latch.latch,
+            latch.waiters, keys.sem,     keys.permits, keys.squeue};
 }
 
 // Holders in groups of 8: deadline, host, pid, user, cmd, since, fence, holds.
@@ -56,14 +23,14 @@ bool parse_holders(ReplyView list, size_t from, int64_t now_ms,
     if (!list.is_array() || (list.size() - from) % 8 != 0)
         return false;
     for (size_t i = from; i + 8 <= list.size(); i += 8)
-        out.push_back(lock::HolderStatus{holder_info(list, i + 1),
-                                         Millis(list[i].as_int() - now_ms), list[i + 7].as_int()});
+        out.push_back(lock::HolderStatus{holder_at(list, i + 1), Millis(list[i].as_int() - now_ms),
+                                         list[i + 7].as_int()});
     return true;
 }
 
 Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int64_t& now_ms) {
     if (!v.is_array() || v.size() != 6)
-        return tl::unexpected(bad_reply());
+        return tl::unexpected(bad_reply(scripts::status));
     now_ms = v[0].as_int();
     lock::NameStatus s;
     s.name = name;
@@ -74,13 +41,13 @@ Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int6
         s.lock.state =
             done ? lock::LockStatus::State::min_hold : lock::LockStatus::State::exclusive;
         s.lock.holders.push_back(
-            lock::HolderStatus{holder_info(lock, 2), Millis(lock[1].as_int()), lock[8].as_int()});
+            lock::HolderStatus{holder_at(lock, 2), Millis(lock[1].as_int()), lock[8].as_int()});
         s.lock.held_until_ms = done ? lock[9].as_int() : 0;
     } else if (lock.size() != 0) {
-        return tl::unexpected(bad_reply());
+        return tl::unexpected(bad_reply(scripts::status));
     }
     if (!parse_holders(v[2], 0, now_ms, s.lock.holders))
-        return tl::unexpected(bad_reply());
+        return tl::unexpected(bad_reply(scripts::status));
     if (s.lock.state == lock::LockStatus::State::free && !s.lock.holders.empty())
         s.lock.state = lock::LockStatus::State::shared;
     s.lock.waiters = v[3].as_int();
@@ -93,7 +60,7 @@ Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int6
     if (sem.size() >= 2) {
         s.semaphore = lock::SemaphoreStatus{sem[0].as_int(), {}, sem[1].as_int()};
         if (!parse_holders(sem, 2, now_ms, s.semaphore->holders))
-            return tl::unexpected(bad_reply());
+            return tl::unexpected(bad_reply(scripts::status));
     }
     return s;
 }
@@ -101,29 +68,19 @@ Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int6
 } // namespace
 
 Result<std::vector<std::string>> scan_names(Connection& conn, const std::string& prefix) {
-    const std::string head = prefix + ":{";
-    const std::string pattern = head + "*}:*";
+    const std::string pattern = lock::names_pattern(prefix);
     std::set<std::string> names;
     std::string cursor = "0";
     do {
         auto reply = conn.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
-        if (!reply)
-            return tl::unexpected(reply.error());
+        TRY(reply);
         if (!reply->is_array() || reply->size() != 2)
             return fail(exit_code::internal, "unexpected reply from SCAN");
         cursor = std::string((*reply)[0].str());
         const auto keys = (*reply)[1];
-        for (size_t i = 0; i < keys.size(); ++i) {
-            const std::string_view key = keys[i].str();
-            const size_t close = key.find("}:", head.size());
-            if (!key.starts_with(head) || close == std::string_view::npos)
-                continue;
-            const auto name = key.substr(head.size(), close - head.size());
-            const auto part = key.substr(close + 2);
-            if (std::find(kLiveParts.begin(), kLiveParts.end(), part) != kLiveParts.end() &&
-                lock::validate_name(name))
-                names.emplace(name);
-        }
+        for (size_t i = 0; i < keys.size(); ++i)
+            if (const auto name = lock::name_in_use(prefix, keys[i].str()))
+                names.emplace(*name);
     } while (cursor != "0");
     return std::vector<std::string>(names.begin(), names.end());
 }
@@ -133,31 +90,26 @@ Result<lock::StatusReport> read_status(Connection& conn, const std::string& pref
     lock::StatusReport report;
     if (names.empty()) {
         auto t = conn.command({"TIME"});
-        if (!t)
-            return tl::unexpected(t.error());
+        TRY(t);
         report.server_now_ms = (*t)[0].as_int() * 1000 + (*t)[1].as_int() / 1000;
         return report;
     }
-    // The first name also loads the script (EVAL on NOSCRIPT); the rest go in one batch.
-    auto first = status_of(conn, prefix, names[0]);
-    if (!first)
-        return tl::unexpected(first.error());
-    std::vector<std::vector<std::string>> batch;
-    for (size_t i = 1; i < names.size(); ++i)
-        batch.push_back(evalsha_command(script("status"), status_keys(prefix, names[i])));
-    auto rest = conn.pipeline(batch);
-    if (!rest)
-        return tl::unexpected(rest.error());
+    // One round trip for all of them (two when the script must be loaded first).
+    std::vector<std::vector<std::string>> keys;
+    keys.reserve(names.size());
+    for (const auto& name : names)
+        keys.push_back(status_keys(prefix, name));
+    std::vector<ScriptCall> calls;
+    calls.reserve(names.size());
+    for (const auto& k : keys)
+        calls.push_back({std::vector<std::string_view>(k.begin(), k.end()), {}});
+    auto replies = run_script_pipelined(conn, scripts::status, calls);
 
     for (size_t i = 0; i < names.size(); ++i) {
-        auto& reply = i == 0 ? first : (*rest)[i - 1];
-        if (!reply && reply.error().message.starts_with("NOSCRIPT")) // flushed meanwhile
-            reply = status_of(conn, prefix, names[i]);
-        if (!reply)
-            return tl::unexpected(reply.error());
+        const auto& reply = replies[i];
+        TRY(reply);
         auto parsed = parse_status(names[i], *reply, report.server_now_ms);
-        if (!parsed)
-            return tl::unexpected(parsed.error());
+        TRY(parsed);
         report.names.push_back(std::move(*parsed));
     }
     return report;
@@ -169,15 +121,14 @@ Result<lock::SemaphorePermits> read_permits(Connection& conn, const std::string&
     // cmd, since, fence}.
     constexpr size_t kHead = 3, kPermitFields = 8;
     const auto keys = lock::Keys::of(prefix, name);
-    auto reply = run_script(conn, script("sem_status"), {keys.sem, keys.permits, keys.salive}, {});
-    if (!reply)
-        return tl::unexpected(reply.error());
+    auto reply = run_script(conn, scripts::sem_status, {keys.sem, keys.permits, keys.salive}, {});
+    TRY(reply);
     const ReplyView v = *reply;
     if (!v.is_array() || v.size() < kHead || (v.size() - kHead) % kPermitFields != 0)
-        return tl::unexpected(bad_reply("sem_status"));
+        return tl::unexpected(bad_reply(scripts::sem_status));
     lock::SemaphorePermits out{name, v[1].as_int(), v[2].as_int(), v[0].as_int(), {}};
     for (size_t i = kHead; i < v.size(); i += kPermitFields)
-        out.permits.push_back(lock::PermitStatus{std::string(v[i].str()), holder_info(v, i + 2),
+        out.permits.push_back(lock::PermitStatus{std::string(v[i].str()), holder_at(v, i + 2),
                                                  Millis(v[i + 1].as_int() - out.server_now_ms)});
     return out;
 }

@@ -12,8 +12,8 @@ namespace dlock::redis {
 // sorted. Walks the keyspace with SCAN (never KEYS), so it does not block the server.
 Result<std::vector<std::string>> scan_names(Connection& conn, const std::string& prefix);
 
-// The state of each name (lua/status.lua, pipelined: one round trip for all of them after
-// the first, which loads the script if needed).
+// The state of each name (lua/status.lua, pipelined: one round trip for all of them, two when
+// Redis must load the script first).
 Result<lock::StatusReport> read_status(Connection& conn, const std::string& prefix,
                                        const std::vector<std::string>& names);
 

@@ -78,10 +78,16 @@ inline lock::AcquireOutcome try_acquire(lock::Backend& backend, const lock::Acqu
     return ok(backend.acquire(keys, r));
 }
 
+// The release of hold `hold` of `owner`, waking waiters with a 3 s heartbeat.
+inline lock::ReleaseRequest releasing(std::string_view owner, std::string_view hold,
+                                      bool shared = false) {
+    return lock::ReleaseRequest{owner, hold, 3s, shared};
+}
+
 inline std::optional<int64_t> release_hold(lock::Backend& backend, std::string_view owner,
                                            std::string_view hold,
                                            const lock::Keys& keys = job_keys()) {
-    return ok(backend.release(keys, owner, hold, 3s));
+    return ok(backend.release(keys, releasing(owner, hold)));
 }
 
 // Runs one command with any number of arguments (fails the test on error).

@@ -17,7 +17,7 @@ std::thread release_later(const RedisServer& server, std::string owner, std::str
     return std::thread([&server, owner, hold, delay] {
         auto backend = open_backend(server);
         std::this_thread::sleep_for(delay);
-        (void)backend->release(job_keys(), owner, hold, 3s);
+        (void)backend->release(job_keys(), releasing(owner, hold));
     });
 }
 
@@ -140,7 +140,7 @@ TEST_CASE("waiters get the lock in the order they queued", "[lock::acquire]") {
                 order.push_back(who);
             }
             std::this_thread::sleep_for(100ms);
-            (void)backend->release(job_keys(), "owner-" + who, "hold-" + who, 3s);
+            (void)backend->release(job_keys(), releasing("owner-" + who, "hold-" + who));
         });
     };
     auto a = wait_for_lock("a");

@@ -44,13 +44,9 @@ class DropAfterRefusal : public lock::Backend {
     std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override {
         return inner_->renew(requests);
     }
-    Result<std::optional<int64_t>> release(const lock::Keys& k, std::string_view o,
-                                           std::string_view h, Millis hb) override {
-        return inner_->release(k, o, h, hb);
-    }
-    Result<std::optional<int64_t>> release_shared(const lock::Keys& k, std::string_view o,
-                                                  std::string_view h, Millis hb) override {
-        return inner_->release_shared(k, o, h, hb);
+    Result<std::optional<int64_t>> release(const lock::Keys& k,
+                                           const lock::ReleaseRequest& r) override {
+        return inner_->release(k, r);
     }
 
   private:

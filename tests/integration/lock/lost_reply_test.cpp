@@ -51,14 +51,6 @@ class LosingReplies : public lock::Backend {
                                            const lock::ReleaseRequest& r) override {
         return inner_->release(k, r);
     }
-    Result<std::optional<int64_t>> release(const lock::Keys& k, std::string_view o,
-                                           std::string_view h, Millis hb) override {
-        return inner_->release(k, o, h, hb);
-    }
-    Result<std::optional<int64_t>> release_shared(const lock::Keys& k, std::string_view o,
-                                                  std::string_view h, Millis hb) override {
-        return inner_->release_shared(k, o, h, hb);
-    }
     Result<bool> await_wake(const lock::Keys& k, std::string_view w, Millis timeout) override {
         return inner_->await_wake(k, w, timeout);
     }

@@ -14,7 +14,7 @@ const lock::Keys keys = job_keys();
 
 redis::Reply force(const RedisServer& server) {
     return command(server,
-                   {"EVAL", std::string(redis::script("force_release").body), "7", keys.lock,
+                   {"EVAL", std::string(redis::scripts::force_release.body), "7", keys.lock,
                     keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.history,
                     "3000", "ops-host", "999", "root", "dlock release --force job"});
 }

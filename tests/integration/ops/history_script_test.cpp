@@ -5,6 +5,7 @@
 #include "integration/lock_helpers.hpp"
 #include "redis/embedded_scripts.hpp"
 #include "redis/history.hpp"
+#include "redis/semaphore_backend.hpp"
 
 using namespace dlock;
 using namespace dlock::test;
@@ -109,7 +110,7 @@ TEST_CASE("shared holders: the owner's first hold and last release are recorded"
     again.hold_id = "hold-r2";
     REQUIRE(try_acquire(*backend, r).acquired);
     REQUIRE(try_acquire(*backend, again).acquired);
-    REQUIRE(ok(backend->release_shared(job_keys(), "owner-r", "hold-r2", 3s)) == 1);
+    REQUIRE(ok(backend->release(job_keys(), releasing("owner-r", "hold-r2", true))) == 1);
     lock::ReleaseRequest last{"owner-r", "hold-r1", 3s, true, 0, 0ms};
     REQUIRE(ok(backend->release(job_keys(), last)) == 0);
 
@@ -119,6 +120,21 @@ TEST_CASE("shared holders: the owner's first hold and last release are recorded"
     CHECK(entries[0].field("exit_status") == "0");
     CHECK(entries[1].field("mode") == "s");
     CHECK(entries[0].field("user") == "alice");
+}
+
+TEST_CASE("a lock backend has a history; a semaphore backend has none", "[history]") {
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    lock::Backend& store = *backend;
+    REQUIRE(store.history() != nullptr);
+    ok(store.history()->append(job_keys(), {{"event", "skip"}, {"waited_ms", "1500"}}));
+    auto entries = history(*server);
+    REQUIRE(entries.size() == 1);
+    CHECK(entries[0].field("event") == "skip");
+    CHECK(entries[0].field("waited_ms") == "1500");
+
+    redis::SemaphoreBackend semaphore(connect_options(server->url()), 2);
+    CHECK(static_cast<lock::Backend&>(semaphore).history() == nullptr);
 }
 
 TEST_CASE("history_add records client-side events with server-time start and end", "[history]") {
@@ -180,7 +196,7 @@ TEST_CASE("a history that cannot be written never fails the lock operations", "[
     CHECK_FALSE(exists(*server, keys.lock));
 
     // Raw: the error is appended to the usual reply.
-    auto raw = command(*server, {"EVAL",       std::string(redis::script("acquire").body),
+    auto raw = command(*server, {"EVAL",       std::string(redis::scripts::acquire.body),
                                  "9",          keys.lock,
                                  keys.fence,   keys.queue,
                                  keys.alive,   keys.wake,
@@ -200,7 +216,7 @@ TEST_CASE("a history that cannot be written never fails the lock operations", "[
 TEST_CASE("without the history key (plain redis-cli --eval), nothing is recorded", "[history]") {
     REQUIRE_REDIS(server);
     const auto keys = job_keys();
-    auto raw = command(*server, {"EVAL",       std::string(redis::script("acquire").body),
+    auto raw = command(*server, {"EVAL",       std::string(redis::scripts::acquire.body),
                                  "8",          keys.lock,
                                  keys.fence,   keys.queue,
                                  keys.alive,   keys.wake,

@@ -33,7 +33,7 @@ lock::AcquireOutcome ask(redis::SemaphoreBackend& b, const std::string& id, bool
 // `permit` "": every permit.
 redis::Reply force(const RedisServer& server, const std::string& permit) {
     return command(server,
-                   {"EVAL", std::string(redis::script("sem_force_release").body), "6", keys.sem,
+                   {"EVAL", std::string(redis::scripts::sem_force_release.body), "6", keys.sem,
                     keys.permits, keys.squeue, keys.salive, keys.swake, keys.history, permit,
                     "3000", "ops-host", "999", "root", "dlock release --force"});
 }
@@ -91,7 +91,7 @@ TEST_CASE("force release of one permit frees it alone, wakes one waiter and reco
     CHECK(woken(*server, waiters) == std::set<std::string>{"w1"});
     // The broken holder learns it at its next renewal, and its release frees nothing.
     CHECK_FALSE(ok(b->renew(lock::RenewRequest{keys, "owner-a", "permit-a", 30s, true})));
-    CHECK(ok(b->release(keys, "owner-a", "permit-a", 3s)) == std::nullopt);
+    CHECK(ok(b->release(keys, releasing("owner-a", "permit-a"))) == std::nullopt);
     CHECK(ok(b->renew(lock::RenewRequest{keys, "owner-b", "permit-b", 30s, true})));
     // The woken head takes the permit; the next waiter still may not.
     CHECK(ask(*b, "w1", true).acquired);

@@ -1,8 +1,8 @@
 // lua/status.lua through redis::read_status and redis::scan_names: every kind of name (lock,
 // shared lock, --min-hold remainder, semaphore, latch) read from a real redis-server.
 
-#include "app/latch.hpp"
 #include "integration/lock_helpers.hpp"
+#include "lock/keys.hpp"
 #include "redis/status_reader.hpp"
 
 using namespace dlock;
@@ -219,7 +219,7 @@ TEST_CASE("status of an idle semaphore is shown but not in use", "[status.lua]")
 
 TEST_CASE("status of a latch: count, initial, TTL and live waiters", "[status.lua]") {
     REQUIRE_REDIS(server);
-    const auto lk = app::LatchKeys::of("dlock", "deploy");
+    const auto lk = lock::LatchKeys::of("dlock", "deploy");
     command(*server, {"HSET", lk.latch, "count", "1", "initial", "3", "created", "1"});
     command(*server, {"PEXPIRE", lk.latch, "60000"});
     const int64_t now = server_time_ms(*server);

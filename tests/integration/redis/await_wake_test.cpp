@@ -14,7 +14,7 @@ TEST_CASE("await_wake returns true promptly when a release wakes the waiter", "[
     std::thread holder([&] {
         auto other = open_backend(*server);
         std::this_thread::sleep_for(300ms);
-        (void)other->release(keys, "owner-h", "hold-h", 3s);
+        (void)other->release(keys, releasing("owner-h", "hold-h"));
     });
     auto woken = backend->await_wake(keys, "wa", 5s);
     const auto elapsed = elapsed_since(start);

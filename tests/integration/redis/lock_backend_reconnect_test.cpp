@@ -35,7 +35,7 @@ TEST_CASE("lock backend calls fail transiently while the server is down", "[lock
     REQUIRE_FALSE(renewed);
     CHECK(renewed.error().transient);
     CHECK(renewed.error().exit_code == 69);
-    auto released = backend->release(keys, "owner-a", "hold-1", 3s);
+    auto released = backend->release(keys, releasing("owner-a", "hold-1"));
     REQUIRE_FALSE(released);
     CHECK(released.error().transient);
     auto woken = backend->await_wake(keys, "wa", 100ms);

@@ -9,7 +9,7 @@ using namespace dlock::test;
 TEST_CASE("a script not cached by Redis falls back to EVAL and gets cached", "[script_runner]") {
     REQUIRE_REDIS(server);
     auto conn = server->connect();
-    const auto& renew = redis::script("renew");
+    const auto& renew = redis::scripts::renew;
     server->cmd({"SCRIPT", "FLUSH"});
     CHECK(server->cmd({"SCRIPT", "EXISTS", renew.sha1})[0].integer() == 0);
 
@@ -37,7 +37,7 @@ TEST_CASE("the lock backend survives a SCRIPT FLUSH between calls", "[script_run
 TEST_CASE("a cached script runs by SHA-1", "[script_runner]") {
     REQUIRE_REDIS(server);
     auto conn = server->connect();
-    const auto& renew = redis::script("renew");
+    const auto& renew = redis::scripts::renew;
     server->cmd({"SCRIPT", "LOAD", renew.body});
     server->cmd({"CONFIG", "RESETSTAT"});
     REQUIRE(redis::run_script(conn, renew, {job_keys().lock}, {"owner", "1000"}));
@@ -50,7 +50,7 @@ TEST_CASE("a failing script is an internal error naming the script", "[script_ru
     REQUIRE_REDIS(server);
     auto conn = server->connect();
     server->cmd({"SET", job_keys().lock, "not a hash"}); // HGET on a string: WRONGTYPE
-    auto reply = redis::run_script(conn, redis::script("renew"), {job_keys().lock}, {"o", "1"});
+    auto reply = redis::run_script(conn, redis::scripts::renew, {job_keys().lock}, {"o", "1"});
     REQUIRE_FALSE(reply);
     CHECK(reply.error().exit_code == 70);
     CHECK_FALSE(reply.error().transient);

@@ -1,8 +1,8 @@
 // The latch scripts (lua/latch_*.lua) against a real redis-server, run with plain EVAL as
 // `redis-cli --eval` would, checking the reply shapes documented at the top of each file.
 
-#include "app/latch.hpp"
 #include "integration/lock_helpers.hpp"
+#include "lock/keys.hpp"
 #include "redis/embedded_scripts.hpp"
 
 using namespace dlock;
@@ -11,12 +11,12 @@ using namespace dlock::test;
 namespace {
 
 using Strings = std::vector<std::string>;
-const app::LatchKeys lk = app::LatchKeys::of("dlock", "job");
+const lock::LatchKeys lk = lock::LatchKeys::of("dlock", "job");
 
-redis::Reply eval_latch(const RedisServer& server, std::string_view name,
+redis::Reply eval_latch(const RedisServer& server, const redis::EmbeddedScript& script,
                         const std::vector<std::string>& script_keys,
                         const std::vector<std::string>& args) {
-    std::vector<std::string> argv{"EVAL", std::string(redis::script(name).body),
+    std::vector<std::string> argv{"EVAL", std::string(script.body),
                                   std::to_string(script_keys.size())};
     argv.insert(argv.end(), script_keys.begin(), script_keys.end());
     argv.insert(argv.end(), args.begin(), args.end());
@@ -33,22 +33,23 @@ std::vector<int64_t> ints(const redis::Reply& reply) {
 using Ints = std::vector<int64_t>;
 
 Ints create(const RedisServer& s, int64_t count, int64_t ttl_ms = 60'000) {
-    return ints(eval_latch(s, "latch_create", {lk.latch, lk.ids, lk.waiters},
+    return ints(eval_latch(s, redis::scripts::latch_create, {lk.latch, lk.ids, lk.waiters},
                            {std::to_string(count), std::to_string(ttl_ms)}));
 }
 
 Ints count_down(const RedisServer& s, const std::string& request, int64_t n = 1) {
-    return ints(eval_latch(s, "latch_count_down", {lk.latch, lk.ids, lk.waiters, lk.wake},
+    return ints(eval_latch(s, redis::scripts::latch_count_down,
+                           {lk.latch, lk.ids, lk.waiters, lk.wake},
                            {std::to_string(n), request, "6000"}));
 }
 
 Ints wait_round(const RedisServer& s, const std::string& waiter, int64_t heartbeat_ms = 3000) {
-    return ints(eval_latch(s, "latch_wait", {lk.latch, lk.waiters, lk.wake},
+    return ints(eval_latch(s, redis::scripts::latch_wait, {lk.latch, lk.waiters, lk.wake},
                            {waiter, std::to_string(heartbeat_ms)}));
 }
 
 Ints status(const RedisServer& s) {
-    return ints(eval_latch(s, "latch_status", {lk.latch, lk.waiters}, {}));
+    return ints(eval_latch(s, redis::scripts::latch_status, {lk.latch, lk.waiters}, {}));
 }
 
 } // namespace
@@ -165,7 +166,9 @@ TEST_CASE("latch_leave removes the registration and the wake list", "[latch]") {
     REQUIRE(create(*server, 1) == Ints{1, 1, 1});
     REQUIRE(wait_round(*server, "w1") == Ints{2, 1});
     server->cmd({"LPUSH", lk.wake + "w1", "1"});
-    CHECK(eval_latch(*server, "latch_leave", {lk.waiters, lk.wake}, {"w1"}).as_int() == 1);
+    CHECK(
+        eval_latch(*server, redis::scripts::latch_leave, {lk.waiters, lk.wake}, {"w1"}).as_int() ==
+        1);
     CHECK_FALSE(exists(*server, lk.waiters));
     CHECK_FALSE(exists(*server, lk.wake + "w1"));
 }

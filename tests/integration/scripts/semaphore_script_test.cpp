@@ -31,7 +31,7 @@ lock::AcquireOutcome ask(redis::SemaphoreBackend& b, const std::string& id, bool
 }
 
 std::optional<int64_t> give_back(redis::SemaphoreBackend& b, const std::string& id) {
-    return ok(b.release(keys, "owner-" + id, "permit-" + id, 3s));
+    return ok(b.release(keys, releasing("owner-" + id, "permit-" + id)));
 }
 
 int64_t held(const RedisServer& server) {
@@ -138,9 +138,9 @@ TEST_CASE("releasing an unknown, foreign or expired permit frees nothing", "[sem
     REQUIRE(ask(*b, "b").acquired); // takes the expired permit's place
     REQUIRE_FALSE(ask(*b, "w", true).acquired);
 
-    CHECK_FALSE(ok(b->release(keys, "owner-x", "permit-unknown", 3s)));
-    CHECK_FALSE(ok(b->release(keys, "owner-x", "permit-a", 3s))); // not the owner
-    CHECK_FALSE(give_back(*b, "short"));                          // expired and reclaimed
+    CHECK_FALSE(ok(b->release(keys, releasing("owner-x", "permit-unknown"))));
+    CHECK_FALSE(ok(b->release(keys, releasing("owner-x", "permit-a")))); // not the owner
+    CHECK_FALSE(give_back(*b, "short"));                                 // expired and reclaimed
     CHECK_FALSE(give_back(*b, "short"));
     CHECK(held(*server) == 2);
     CHECK(wake_tokens(*server, "w") == 0);
@@ -151,6 +151,22 @@ TEST_CASE("releasing an unknown, foreign or expired permit frees nothing", "[sem
     CHECK(give_back(*b, "a") == 0);
     CHECK_FALSE(give_back(*b, "a"));
     CHECK(held(*server) == 1);
+}
+
+TEST_CASE("a permit is not kept after its release: --min-hold is refused, nothing changed",
+          "[semaphore]") {
+    REQUIRE_REDIS(server);
+    auto b = open_semaphore(*server, 2);
+    REQUIRE(ask(*b, "a").acquired);
+    const auto before = snapshot(*server);
+    auto r = releasing("owner-a", "permit-a");
+    r.min_hold = 10s;
+    auto released = b->release(keys, r);
+    REQUIRE_FALSE(released);
+    CHECK(released.error().exit_code == exit_code::internal);
+    CHECK_FALSE(released.error().transient);
+    CHECK(snapshot(*server) == before);
+    CHECK(give_back(*b, "a") == 0);
 }
 
 TEST_CASE("asking for another limit while holders exist is refused and changes nothing",

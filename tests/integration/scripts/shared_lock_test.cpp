@@ -24,11 +24,11 @@ int64_t wake_tokens(const RedisServer& server, const std::string& waiter) {
 }
 
 std::optional<int64_t> release_shared(lock::Backend& b, const std::string& id) {
-    return ok(b.release_shared(job_keys(), "owner-" + id, "hold-" + id, 3s));
+    return ok(b.release(job_keys(), releasing("owner-" + id, "hold-" + id, true)));
 }
 
 std::optional<int64_t> release_writer(lock::Backend& b, const std::string& id) {
-    return ok(b.release(job_keys(), "owner-" + id, "hold-" + id, 3s));
+    return ok(b.release(job_keys(), releasing("owner-" + id, "hold-" + id)));
 }
 
 } // namespace
@@ -142,7 +142,7 @@ TEST_CASE("releasing a shared hold twice changes nothing the second time", "[sha
     CHECK(release_shared(*b, "r1") == 0);
     CHECK_FALSE(release_shared(*b, "r1"));
     CHECK(server->cmd({"ZCARD", job_keys().readers}).integer() == 1);
-    CHECK_FALSE(ok(b->release_shared(job_keys(), "owner-x", "hold-r2", 3s)));
+    CHECK_FALSE(ok(b->release(job_keys(), releasing("owner-x", "hold-r2", true))));
     CHECK(server->cmd({"ZCARD", job_keys().readers}).integer() == 1);
 }
 

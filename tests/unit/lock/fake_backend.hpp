@@ -89,13 +89,12 @@ class FakeBackend : public lock::Backend {
         }
         return results;
     }
-    Result<std::optional<int64_t>> release(const lock::Keys& keys, std::string_view owner,
-                                           std::string_view hold, Millis) override {
-        return record_release(keys, owner, hold, false);
-    }
-    Result<std::optional<int64_t>> release_shared(const lock::Keys& keys, std::string_view owner,
-                                                  std::string_view hold, Millis) override {
-        return record_release(keys, owner, hold, true);
+    Result<std::optional<int64_t>> release(const lock::Keys& keys,
+                                           const lock::ReleaseRequest& r) override {
+        std::lock_guard lock(mutex_);
+        release_calls.push_back(
+            {keys.lock, std::string(r.owner), std::string(r.hold_id), r.shared});
+        return next(release_replies, release_default);
     }
     Result<bool> await_wake(const lock::Keys&, std::string_view id, Millis timeout) override {
         std::unique_lock lock(mutex_);
@@ -127,13 +126,6 @@ class FakeBackend : public lock::Backend {
     }
 
   private:
-    Result<std::optional<int64_t>> record_release(const lock::Keys& keys, std::string_view owner,
-                                                  std::string_view hold, bool shared) {
-        std::lock_guard lock(mutex_);
-        release_calls.push_back({keys.lock, std::string(owner), std::string(hold), shared});
-        return next(release_replies, release_default);
-    }
-
     template <typename T>
     static T next(std::deque<T>& queue, const T& fallback) {
         if (queue.empty())
@@ -174,13 +166,9 @@ struct FakeFactory {
         std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> rs) override {
             return t.renew(rs);
         }
-        Result<std::optional<int64_t>> release(const lock::Keys& k, std::string_view o,
-                                               std::string_view h, Millis hb) override {
-            return t.release(k, o, h, hb);
-        }
-        Result<std::optional<int64_t>> release_shared(const lock::Keys& k, std::string_view o,
-                                                      std::string_view h, Millis hb) override {
-            return t.release_shared(k, o, h, hb);
+        Result<std::optional<int64_t>> release(const lock::Keys& k,
+                                               const lock::ReleaseRequest& r) override {
+            return t.release(k, r);
         }
         Result<bool> await_wake(const lock::Keys& k, std::string_view w, Millis to) override {
             return t.await_wake(k, w, to);

@@ -1,6 +1,7 @@
 #include "lock/keys.hpp"
 
 #include <catch2/catch.hpp>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -100,4 +101,50 @@ TEST_CASE("different names or prefixes never share a key", "[keys]") {
     CHECK(a.lock != b.lock);
     CHECK(a.lock != c.lock);
     CHECK_FALSE(b.wake.starts_with(a.wake));
+}
+
+TEST_CASE("every key of a latch is prefix:{name}:latch...", "[keys][latch]") {
+    const auto keys = lock::LatchKeys::of("dlock", "deploy");
+    CHECK(keys.latch == "dlock:{deploy}:latch");
+    CHECK(keys.ids == "dlock:{deploy}:latch-ids");
+    CHECK(keys.waiters == "dlock:{deploy}:latch-waiters");
+    CHECK(keys.wake == "dlock:{deploy}:latch-wake:");
+    const auto lock_keys = Keys::of("dlock", "deploy");
+    for (const auto* key : {&keys.latch, &keys.ids, &keys.waiters, &keys.wake}) {
+        INFO(*key);
+        CHECK(key->starts_with("dlock:{deploy}:"));
+        CHECK_FALSE(key->starts_with(lock_keys.lock));
+    }
+}
+
+TEST_CASE("the names pattern matches the keys of every name under the prefix", "[keys]") {
+    CHECK(lock::names_pattern("dlock") == "dlock:{*}:*");
+    CHECK(lock::names_pattern("team-a:locks") == "team-a:locks:{*}:*");
+}
+
+TEST_CASE("a name is in use by the keys that exist only while it is", "[keys]") {
+    const auto keys = Keys::of("dlock", "a:b/c");
+    const auto latch = lock::LatchKeys::of("dlock", "a:b/c");
+    for (const auto* key :
+         {&keys.lock, &keys.readers, &keys.queue, &keys.sem, &keys.permits, &latch.latch}) {
+        INFO(*key);
+        CHECK(lock::name_in_use("dlock", *key) == std::optional<std::string_view>("a:b/c"));
+    }
+    // Left by past holders, or parts of something that has one of the keys above.
+    for (const auto* key : {&keys.fence, &keys.history, &keys.rinfo, &keys.alive, &keys.xqueue,
+                            &keys.squeue, &keys.salive, &latch.ids, &latch.waiters}) {
+        INFO(*key);
+        CHECK_FALSE(lock::name_in_use("dlock", *key));
+    }
+}
+
+TEST_CASE("keys of other prefixes or of no name are not names in use", "[keys]") {
+    for (const std::string key :
+         {"other:{job}:lock", "dlock:stray", "dlock:x:{sub}:lock", "dlockx:{job}:lock",
+          "dlock:{}:lock", "dlock:{a b}:lock", "dlock:{job}:", "dlock:{job}lock", "dlock:{job"}) {
+        INFO(key);
+        CHECK_FALSE(lock::name_in_use("dlock", key));
+    }
+    CHECK(lock::name_in_use("team:x", "team:x:{job}:lock") ==
+          std::optional<std::string_view>("job"));
 }
