@@ -193,10 +193,7 @@ Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& ga
     TRY(wait_queued(stats));
     TRY_ASSIGN(const auto before, redis::command_stats(stats));
     last_release_.store(Clock::now().time_since_epoch().count());
-    if (auto rel =
-            gate.release(keys_, lock::ReleaseRequest{req.owner, req.hold_id, kWaiterHeartbeat});
-        !rel)
-        return tl::unexpected(rel.error());
+    TRY(gate.release(keys_, lock::ReleaseRequest{req.owner, req.hold_id, kWaiterHeartbeat}));
     {
         std::unique_lock lock(mutex_);
         if (!changed_.wait_for(lock, std::chrono::seconds(60),

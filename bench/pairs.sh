@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# `dlock run NAME -- true` against `flock FILE true`, measured the way a skeptic would: whole
+# processes, alternating pairs (which one goes first alternates too), PAIRS pairs (default 200)
+# after a warm-up, over TCP loopback and over a unix socket. Prints min/median/max of each side
+# and of the pairwise ratios; the figure that counts is the median of the ratios.
+#   bench/pairs.sh                       # builds build-bench/dlock (Release)
+#   DLOCK=path PAIRS=400 bench/pairs.sh
+#   BASELINE=/path/to/other/dlock bench/pairs.sh   # that build instead of flock as side A
+set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+PAIRS=${PAIRS:-200}
+WARMUP=${WARMUP:-20}
+bench_build
+bench_start_redis
+cc -O2 -o "$BENCH_TMP/pairs" "$BENCH_ROOT/bench/pairs.c"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+summary() { # NAME TSV
+    awk -F'\t' -v name="$1" 'NR > 1 { a[++n] = $2; b[n] = $3; r[n] = $4 }
+        function med(x, n,   i, j, t, s) {
+            for (i = 1; i <= n; i++) s[i] = x[i]
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (s[j] < s[i]) { t = s[i]; s[i] = s[j]; s[j] = t }
+            lo = s[1]; hi = s[n]
+            return n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
+        }
+        END {
+            ma = med(a, n); la = lo; ha = hi; mb = med(b, n); lb = lo; hb = hi; mr = med(r, n)
+            printf "%-10s %d pairs  A ms min/med/max %.3f/%.3f/%.3f  B ms %.3f/%.3f/%.3f  ratio B/A min/med/max %.3f/%.3f/%.3f\n",
+                   name, n, la, ma, ha, lb, mb, hb, lo, mr, hi
+        }' "$2"
+}
+
+if [[ -n ${BASELINE:-} ]]; then
+    side_a() { echo "$BASELINE --redis $1 run bench-lock -- true"; }
+else
+    side_a() { echo "flock $BENCH_TMP/x true"; }
+fi
+for transport in "redis://127.0.0.1:$REDIS_PORT" "unix://$REDIS_SOCK"; do
+    name=$([[ $transport == unix* ]] && echo unix || echo tcp)
+    # shellcheck disable=SC2046
+    "$BENCH_TMP/pairs" "$PAIRS" "$WARMUP" -- $(side_a "$transport") -- \
+        "$DLOCK" --redis "$transport" run bench-lock -- true >"$RESULTS/pairs-$name.tsv"
+    summary "$name" "$RESULTS/pairs-$name.tsv"
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "per-pair data: $RESULTS/pairs-{tcp,unix}.tsv"
