@@ -3,7 +3,7 @@
 // the wall clock from spawn to reaped exit. Prints per-pair times and ratios (B/A) as TSV; the
 // caller computes medians. Fails if a run exits non-zero.
 //
-//   pairs PAIRS WARMUP -- A... -- B...
+//   pairs PAIRS WARMUP ::: A... ::: B...     (":::" since the commands contain "--")
 #define _GNU_SOURCE
 #include <spawn.h>
 #include <stdio.h>
@@ -32,21 +32,21 @@ static double run_once(char** argv) {
 }
 
 int main(int argc, char** argv) {
-    if (argc < 6 || strcmp(argv[3], "--") != 0) {
-        fprintf(stderr, "usage: pairs PAIRS WARMUP -- A... -- B...\n");
+    if (argc < 6 || strcmp(argv[3], ":::") != 0) {
+        fprintf(stderr, "usage: pairs PAIRS WARMUP ::: A... ::: B...\n");
         return 64;
     }
     const int pairs = atoi(argv[1]), warmup = atoi(argv[2]);
     char** a = argv + 4;
     char** b = NULL;
     for (int i = 4; i < argc; ++i)
-        if (strcmp(argv[i], "--") == 0) {
+        if (strcmp(argv[i], ":::") == 0) {
             argv[i] = NULL;
             b = argv + i + 1;
             break;
         }
     if (b == NULL || *b == NULL) {
-        fprintf(stderr, "usage: pairs PAIRS WARMUP -- A... -- B...\n");
+        fprintf(stderr, "usage: pairs PAIRS WARMUP ::: A... ::: B...\n");
         return 64;
     }
     for (int i = 0; i < warmup; ++i) {

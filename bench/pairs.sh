@@ -40,7 +40,7 @@ fi
 for transport in "redis://127.0.0.1:$REDIS_PORT" "unix://$REDIS_SOCK"; do
     name=$([[ $transport == unix* ]] && echo unix || echo tcp)
     # shellcheck disable=SC2046
-    "$BENCH_TMP/pairs" "$PAIRS" "$WARMUP" -- $(side_a "$transport") -- \
+    "$BENCH_TMP/pairs" "$PAIRS" "$WARMUP" ::: $(side_a "$transport") ::: \
         "$DLOCK" --redis "$transport" run bench-lock -- true >"$RESULTS/pairs-$name.tsv"
     summary "$name" "$RESULTS/pairs-$name.tsv"
 done

@@ -21,7 +21,7 @@ namespace dlock::process {
 class Guardian {
   public:
     static Result<Guardian> start();
-    ~Guardian(); // the guardian exits (without killing anything once disarmed)
+    ~Guardian(); // the guardian exits (without killing anything once disarmed); not waited for
     Guardian(Guardian&& other) noexcept;
     Guardian(const Guardian&) = delete;
     Guardian& operator=(const Guardian&) = delete;
@@ -37,6 +37,16 @@ class Guardian {
     struct State; // shared with the guardian process
 
   private:
+    // The last guardian that ended, until the next one ends.
+    class Retired {
+      public:
+        void replace(pid_t pid, State* state);
+
+      private:
+        pid_t pid_ = -1;
+        State* state_ = nullptr;
+    };
+
     Guardian() = default;
 
     pid_t pid_ = -1;
