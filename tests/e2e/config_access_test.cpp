@@ -11,12 +11,6 @@ using namespace dlock::test::e2e;
 
 namespace {
 
-std::string write(const std::string& path, const std::string& text, mode_t mode = 0600) {
-    std::ofstream(path) << text;
-    chmod(path.c_str(), mode);
-    return path;
-}
-
 // How to run dlock as a user who cannot read a root-owned 0600 file: as root, through
 // setpriv as nobody; otherwise as ourselves, with the file made unreadable (chmod 000 keeps even
 // its owner out, root excepted). Empty when neither works: the caller skips.
@@ -51,8 +45,8 @@ TEST_CASE("a password file that is a directory or empty is a usage error",
           "[e2e][usage][password]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    const auto empty = write(dir / "empty", "");
-    const auto newline = write(dir / "newline", "\n");
+    const auto empty = write_file(dir / "empty", "");
+    const auto newline = write_file(dir / "newline", "\n");
     std::filesystem::create_directory(dir / "pw.d");
     for (const auto& [path, why] : std::vector<std::pair<std::string, std::string>>{
              {dir / "pw.d", "is a directory"}, {empty, "is empty"}, {newline, "is empty"}}) {
@@ -88,7 +82,7 @@ TEST_CASE("a config file named explicitly that this user cannot read is a usage 
           "[e2e][usage][config]") {
     TempDir dir;
     chmod(dir.path().c_str(), 0755);
-    const auto secret = write(dir / "dlock.conf", "password = S3cret\nprefix = site\n", 0600);
+    const auto secret = write_file(dir / "dlock.conf", "password = S3cret\nprefix = site\n", 0600);
     auto prefix = unprivileged_prefix(secret);
     if (prefix.empty()) {
         WARN("cannot run dlock as an unprivileged user here (setpriv failed): skipped");

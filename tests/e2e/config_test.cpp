@@ -10,12 +10,6 @@ using namespace dlock::test::e2e;
 
 namespace {
 
-std::string write(const std::string& path, const std::string& text, mode_t mode = 0600) {
-    std::ofstream(path) << text;
-    chmod(path.c_str(), mode);
-    return path;
-}
-
 // The line of `dlock config` output for `key`.
 std::string config_line(const std::string& out, const std::string& key) {
     for (const auto& line : lines(out))
@@ -28,11 +22,11 @@ std::string config_line(const std::string& out, const std::string& key) {
 
 TEST_CASE("dlock config shows each setting and where it came from", "[e2e][config]") {
     TempDir dir;
-    const auto system = write(dir / "system.conf", "# site settings\n"
-                                                   "prefix = site\n"
-                                                   "timeout = 5s\n"
-                                                   "connect-timeout = 3s\n");
-    const auto user = write(dir / "user.conf", "\nprefix = mine\n");
+    const auto system = write_file(dir / "system.conf", "# site settings\n"
+                                                        "prefix = site\n"
+                                                        "timeout = 5s\n"
+                                                        "connect-timeout = 3s\n");
+    const auto user = write_file(dir / "user.conf", "\nprefix = mine\n");
     auto r = run_raw(
         {"--connect-timeout", "1s", "config"},
         {{"DLOCK_SYSTEM_CONFIG", system}, {"DLOCK_CONFIG", user}, {"DLOCK_LOG_LEVEL", "info"}});
@@ -53,7 +47,7 @@ TEST_CASE("dlock config shows each setting and where it came from", "[e2e][confi
 
 TEST_CASE("dlock config never shows a password", "[e2e][config][password]") {
     TempDir dir;
-    const auto user = write(dir / "user.conf", "password = file-Secret1\n");
+    const auto user = write_file(dir / "user.conf", "password = file-Secret1\n");
     auto r = run_raw({"--redis", "redis://app:url-Secret2@db.example:6380/1", "config"},
                      {{"DLOCK_CONFIG", user}});
     INFO(r.out << r.err);
@@ -73,8 +67,8 @@ TEST_CASE("the user config is found through XDG_CONFIG_HOME, then HOME", "[e2e][
     TempDir dir;
     std::filesystem::create_directories(dir / "xdg/dlock");
     std::filesystem::create_directories(dir / "home/.config/dlock");
-    write(dir / "xdg/dlock/config", "prefix = from-xdg\n");
-    write(dir / "home/.config/dlock/config", "prefix = from-home\n");
+    write_file(dir / "xdg/dlock/config", "prefix = from-xdg\n");
+    write_file(dir / "home/.config/dlock/config", "prefix = from-home\n");
     const Env base{{"DLOCK_CONFIG", "\x01unset"}, {"HOME", dir / "home"}};
 
     auto env = base;
@@ -94,7 +88,7 @@ TEST_CASE("config errors name file and line, exit 64 and run nothing", "[e2e][co
     REQUIRE_REDIS(server);
     TempDir dir;
     auto check = [&](const std::string& text, const std::string& message, mode_t mode = 0600) {
-        const auto path = write(dir / "bad.conf", text, mode);
+        const auto path = write_file(dir / "bad.conf", text, mode);
         for (const auto& config_var : {"DLOCK_SYSTEM_CONFIG", "DLOCK_CONFIG"}) {
             for (const std::vector<std::string>& args :
                  {std::vector<std::string>{"run", "job", "--", "touch", dir / "ran"},
@@ -131,12 +125,12 @@ TEST_CASE("config file settings reach Redis, under flags and the environment",
           "[e2e][config][redis]") {
     REQUIRE_REDIS(server);
     TempDir dir;
-    const auto system = write(dir / "system.conf",
-                              "redis = " + server->url() +
-                                  "\n"
-                                  "prefix = site\n",
-                              0644);
-    const auto user = write(dir / "user.conf", "prefix = mine\n");
+    const auto system = write_file(dir / "system.conf",
+                                   "redis = " + server->url() +
+                                       "\n"
+                                       "prefix = site\n",
+                                   0644);
+    const auto user = write_file(dir / "user.conf", "prefix = mine\n");
     auto holds_key_under = [&](std::vector<std::string> flags, Env env) {
         env["D"] = dir.path();
         std::vector<std::string> args = std::move(flags);
@@ -173,25 +167,26 @@ TEST_CASE("a password from a private config file authenticates", "[e2e][config][
     TempDir dir;
     const std::string password = "cfg-Pa55word";
     server->cmd({"CONFIG", "SET", "requirepass", password});
-    write(dir / "pw", password + "\n");
+    write_file(dir / "pw", password + "\n");
     const std::vector<std::string> command{"run", "job", "--", "touch", dir / "ran"};
 
     SECTION("password") {
-        const auto conf = write(dir / "c.conf", "password = " + password + "\n", 0640);
+        const auto conf = write_file(dir / "c.conf", "password = " + password + "\n", 0640);
         auto r = run(*server, command, {{"DLOCK_CONFIG", conf}});
         INFO("stderr: " << r.err);
         CHECK(r.exit_code == 0);
         CHECK(file_exists(dir / "ran"));
     }
     SECTION("password-file") {
-        const auto conf = write(dir / "c.conf", "password-file = " + (dir / "pw") + "\n", 0644);
+        const auto conf =
+            write_file(dir / "c.conf", "password-file = " + (dir / "pw") + "\n", 0644);
         auto r = run(*server, command, {{"DLOCK_SYSTEM_CONFIG", conf}});
         INFO("stderr: " << r.err);
         CHECK(r.exit_code == 0);
         CHECK(file_exists(dir / "ran"));
     }
     SECTION("a missing password-file names where it was configured") {
-        const auto conf = write(dir / "c.conf", "\npassword-file = " + (dir / "nope") + "\n");
+        const auto conf = write_file(dir / "c.conf", "\npassword-file = " + (dir / "nope") + "\n");
         auto r = run(*server, command, {{"DLOCK_CONFIG", conf}});
         CHECK(r.exit_code == 64);
         CHECK(one_dlock_line(r.err));

@@ -18,6 +18,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <thread>
 #include <unistd.h>
@@ -134,6 +135,14 @@ inline std::string all_keys(const RedisServer& server) {
 
 inline bool file_exists(const std::string& path) {
     return std::filesystem::exists(path);
+}
+
+// Writes `text` to `path` with permissions `mode`; returns the path.
+inline std::string write_file(const std::string& path, const std::string& text,
+                              mode_t mode = 0600) {
+    std::ofstream(path) << text;
+    chmod(path.c_str(), mode);
+    return path;
 }
 
 inline void touch(const std::string& path) {

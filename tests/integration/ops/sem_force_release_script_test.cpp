@@ -2,7 +2,7 @@
 // through redis::SemaphoreBackend: what it breaks, whom it wakes (as many as permits freed),
 // what it records, and that the broken holders find out at their next renewal.
 
-#include "integration/lock_helpers.hpp"
+#include "integration/semaphore_helpers.hpp"
 #include "redis/embedded_scripts.hpp"
 #include "redis/history.hpp"
 #include "redis/semaphore_backend.hpp"
@@ -14,21 +14,7 @@ using namespace dlock::test;
 
 namespace {
 
-const lock::Keys keys = lock::Keys::of("dlock", "pool");
-
-std::unique_ptr<redis::SemaphoreBackend> open_semaphore(const RedisServer& server, int64_t limit) {
-    auto backend = std::make_unique<redis::SemaphoreBackend>(connect_options(server.url()), limit);
-    if (auto connected = backend->connect(); !connected)
-        FAIL(connected.error().message);
-    return backend;
-}
-
-// Holder `id` takes permit "permit-<id>"; with `queue`, it waits as waiter "w-<id>".
-lock::AcquireOutcome ask(redis::SemaphoreBackend& b, const std::string& id, bool queue = false,
-                         Millis ttl = 30s) {
-    return ok(b.acquire(
-        keys, request("owner-" + id, "permit-" + id, ttl, queue ? "w-" + id : "", 3s, id)));
-}
+const lock::Keys& keys = kPoolKeys;
 
 // `permit` "": every permit.
 redis::Reply force(const RedisServer& server, const std::string& permit) {

@@ -2,7 +2,7 @@
 // redis-server: the limit, reclaim of expired permits, replays, releases that must not free
 // anything, conflicting limits, FIFO order and wake-ups for exactly the permits freed.
 
-#include "integration/lock_helpers.hpp"
+#include "integration/semaphore_helpers.hpp"
 #include "lock/acquire.hpp"
 #include "redis/command_stats.hpp"
 #include "redis/semaphore_backend.hpp"
@@ -14,21 +14,7 @@ using namespace dlock::test;
 
 namespace {
 
-const lock::Keys keys = lock::Keys::of("dlock", "pool");
-
-std::unique_ptr<redis::SemaphoreBackend> open_semaphore(const RedisServer& server, int64_t limit) {
-    auto backend = std::make_unique<redis::SemaphoreBackend>(connect_options(server.url()), limit);
-    if (auto connected = backend->connect(); !connected)
-        FAIL(connected.error().message);
-    return backend;
-}
-
-// Holder `id` asks for a permit; with `queue`, it waits in the queue as waiter "w-<id>".
-lock::AcquireOutcome ask(redis::SemaphoreBackend& b, const std::string& id, bool queue = false,
-                         Millis ttl = 30s, Millis heartbeat = 3s) {
-    return ok(b.acquire(
-        keys, request("owner-" + id, "permit-" + id, ttl, queue ? "w-" + id : "", heartbeat, id)));
-}
+const lock::Keys& keys = kPoolKeys;
 
 std::optional<int64_t> give_back(redis::SemaphoreBackend& b, const std::string& id) {
     return ok(b.release(keys, releasing("owner-" + id, "permit-" + id)));

@@ -1,4 +1,5 @@
 #include "config/settings.hpp"
+#include "unit/config/fake_env.hpp"
 
 #include <catch2/catch.hpp>
 #include <map>
@@ -8,20 +9,9 @@ using namespace dlock;
 using config::File;
 using config::FlagValue;
 using config::Settings;
+using dlock::test::FakeEnv;
 
 namespace {
-
-// A fake environment for Settings::resolve and config_paths.
-struct FakeEnv {
-    std::map<std::string, std::string> vars;
-
-    config::Getenv getenv() const {
-        return [this](const char* name) -> const char* {
-            auto it = vars.find(name);
-            return it == vars.end() ? nullptr : it->second.c_str();
-        };
-    }
-};
 
 File file(const std::string& path, const std::string& text) {
     return config::parse_file(text, path, true).value();

@@ -3,6 +3,7 @@
 // the check runs in a child that became nobody, otherwise the file is chmod 000.
 
 #include "config/settings.hpp"
+#include "unit/config/fake_env.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -15,19 +16,9 @@
 #include <unistd.h>
 
 using namespace dlock;
+using dlock::test::FakeEnv;
 
 namespace {
-
-struct FakeEnv {
-    std::map<std::string, std::string> vars;
-
-    config::Getenv getenv() const {
-        return [this](const char* name) -> const char* {
-            auto it = vars.find(name);
-            return it == vars.end() ? nullptr : it->second.c_str();
-        };
-    }
-};
 
 // Runs `check` where `path` cannot be read; returns its failures ("" when it passed), or
 // nullopt when no such place could be made.
