@@ -18,6 +18,7 @@ struct Endpoint {
     std::string user;
     std::string password; // never printed
     int db = 0;
+    bool tls = false; // rediss://: the connection is TLS (see TlsOptions)
 
     // "host:port" or the socket path: safe to show, never contains credentials.
     std::string display() const;
@@ -28,8 +29,20 @@ Result<Endpoint> parse_url(std::string_view url);
 // `url` with everything between "//" and "@" (the credentials) replaced by "***": safe to show.
 std::string redact_url(std::string_view url);
 
+// How TLS connections verify the server and present a client certificate. Used only when the
+// endpoint says TLS.
+struct TlsOptions {
+    std::string ca_file;     // CA certificates (PEM); empty: the system's default paths
+    std::string ca_dir;      // a hashed CA directory (c_rehash)
+    std::string cert_file;   // client certificate chain (PEM), for mutual TLS
+    std::string key_file;    // its private key (PEM)
+    std::string server_name; // SNI and the name verified; empty: the endpoint's host
+    bool insecure = false;   // skip verification of the server's certificate (warned)
+};
+
 struct ConnectOptions {
     Endpoint endpoint;
+    TlsOptions tls;
     Millis connect_timeout{2000};
     Millis command_timeout{2000};
 };
