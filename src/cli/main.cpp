@@ -49,9 +49,9 @@ int exit_status(const Result<int>& outcome) {
 }
 
 int main(int argc, char** argv) {
-    // hiredis writes to its socket with write(2): a dropped connection must be an error
-    // reply, not a fatal SIGPIPE. The command gets SIGPIPE back to default before exec. For
-    // stdout, util/output turns EPIPE back into SIGPIPE's quiet end.
+    // A dropped Redis connection must be an error, not a fatal SIGPIPE (plain sockets use
+    // MSG_NOSIGNAL, but OpenSSL writes with write(2)). The command gets SIGPIPE back to default
+    // before exec. For stdout, util/output turns EPIPE back into SIGPIPE's quiet end.
     std::signal(SIGPIPE, SIG_IGN);
     std::set_terminate(on_terminate);
     // No path ends in an uncaught exception: whatever escapes is one line and exit 70.

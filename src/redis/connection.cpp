@@ -1,32 +1,17 @@
 #include "redis/connection.hpp"
 
-#include "redis/socket.hpp"
-
 #include <cctype>
+#include <chrono>
 #include <fmt/format.h>
 #include <hiredis/hiredis.h>
+#include <new>
 #include <string>
-#include <sys/time.h>
-#include <unistd.h>
 #include <vector>
 
 namespace dlock::redis {
 namespace {
 
-timeval to_timeval(Millis d) {
-    return timeval{static_cast<time_t>(d.count() / 1000),
-                   static_cast<suseconds_t>((d.count() % 1000) * 1000)};
-}
-
-// hiredis' error text, with its socket-timeout wording ("Resource temporarily unavailable")
-// replaced by `timed_out`.
-std::string failure_reason(const redisContext& c, std::string_view timed_out) {
-    std::string reason = c.errstr;
-    if (reason.find("temporarily unavailable") != std::string::npos ||
-        reason.find("timed out") != std::string::npos)
-        return std::string(timed_out);
-    return reason.empty() ? "connection lost" : reason;
-}
+using Clock = std::chrono::steady_clock;
 
 bool is_auth_error(std::string_view msg) {
     return msg.starts_with("NOAUTH") || msg.starts_with("WRONGPASS") ||
@@ -62,156 +47,201 @@ Error access_error(std::string_view msg, const Endpoint& ep, std::string_view co
                  fmt::format("authentication to Redis at {} failed: {}", ep.display(), msg)};
 }
 
-// hiredis' argv form of a command: pointers and lengths (binary safe).
-struct Argv {
+// Appends the RESP encoding of one command (binary safe) to `out`.
+void append_command(std::string& out, std::span<const std::string_view> args) {
     std::vector<const char*> argv;
     std::vector<size_t> lens;
-
-    template <typename Range>
-    explicit Argv(const Range& args) {
-        for (const auto& a : args) {
-            argv.push_back(a.data());
-            lens.push_back(a.size());
-        }
+    argv.reserve(args.size());
+    lens.reserve(args.size());
+    for (const auto& a : args) {
+        argv.push_back(a.data());
+        lens.push_back(a.size());
     }
-    int argc() const { return static_cast<int>(argv.size()); }
-};
+    char* formatted = nullptr;
+    const int len =
+        redisFormatCommandArgv(&formatted, static_cast<int>(argv.size()), argv.data(), lens.data());
+    if (len < 0)
+        throw std::bad_alloc();
+    out.append(formatted, static_cast<size_t>(len));
+    redisFreeCommand(formatted);
+}
+
+void append_command(std::string& out, std::initializer_list<std::string_view> args) {
+    append_command(out, std::span<const std::string_view>(args.begin(), args.size()));
+}
+
+void append_command(std::string& out, const std::vector<std::string>& args) {
+    std::vector<std::string_view> views(args.begin(), args.end());
+    append_command(out, std::span<const std::string_view>(views));
+}
 
 } // namespace
 
-void Connection::Free::operator()(redisContext* c) const {
-    redisFree(c);
+void Connection::ReaderFree::operator()(redisReader* r) const {
+    redisReaderFree(r);
 }
 
-Connection::Connection(std::unique_ptr<redisContext, Free> ctx, ConnectOptions options)
-    : ctx_(std::move(ctx)), options_(std::move(options)) {}
+Connection::Connection(std::unique_ptr<Transport> transport, ConnectOptions options)
+    : transport_(std::move(transport)), reader_(redisReaderCreate()), options_(std::move(options)) {
+    if (!reader_)
+        throw std::bad_alloc();
+}
 
-Error Connection::io_error(std::string_view what) const {
-    return Error{
-        exit_code::unavailable,
-        fmt::format("{} failed on Redis at {}: {}", what, options_.endpoint.display(),
-                    failure_reason(*ctx_, fmt::format("timed out after {}",
-                                                      format_duration(options_.command_timeout)))),
-        true};
+Connection::~Connection() = default;
+Connection::Connection(Connection&&) noexcept = default;
+Connection& Connection::operator=(Connection&&) noexcept = default;
+
+std::string Connection::reason(const Error& cause) const {
+    if (cause.message == "timed out")
+        return fmt::format("timed out after {}", format_duration(options_.command_timeout));
+    return cause.message;
+}
+
+Error Connection::io_error(std::string_view what, const Error& cause) const {
+    return Error{exit_code::unavailable,
+                 fmt::format("{} failed on Redis at {}: {}", what, options_.endpoint.display(),
+                             reason(cause)),
+                 true};
+}
+
+Deadline Connection::deadline(Millis extra) const {
+    return Clock::now() + options_.command_timeout + extra;
+}
+
+Result<void> Connection::send(std::string_view bytes, Deadline until) {
+    if (broken_)
+        return fail(exit_code::unavailable, "connection lost", true);
+    auto written = transport_->write_all(bytes, until);
+    if (!written)
+        broken_ = true;
+    return written;
+}
+
+Result<Reply> Connection::receive(Deadline until) {
+    for (;;) {
+        void* raw = nullptr;
+        if (redisReaderGetReply(reader_.get(), &raw) != REDIS_OK) {
+            broken_ = true;
+            return fail(exit_code::unavailable, fmt::format("protocol error: {}", reader_->errstr),
+                        true);
+        }
+        if (raw != nullptr)
+            return Reply(static_cast<redisReply*>(raw));
+        char buffer[16 * 1024];
+        auto n = transport_->read_some(buffer, until);
+        if (!n) {
+            broken_ = true;
+            return tl::unexpected(n.error());
+        }
+        if (redisReaderFeed(reader_.get(), buffer, *n) != REDIS_OK)
+            throw std::bad_alloc();
+    }
 }
 
 Result<Connection> Connection::open(const ConnectOptions& options) {
     const Endpoint& ep = options.endpoint;
-    auto fd = connect_socket(ep, options.connect_timeout);
-    if (!fd) {
-        fd.error().message =
-            fmt::format("cannot reach Redis at {}: {}", ep.display(), fd.error().message);
-        fd.error().unreachable = true;
-        return tl::unexpected(fd.error());
+    auto transport = open_transport(options);
+    if (!transport) {
+        transport.error().message =
+            fmt::format("cannot reach Redis at {}: {}", ep.display(), transport.error().message);
+        transport.error().unreachable = true;
+        return tl::unexpected(transport.error());
     }
-    redisContext* raw = redisConnectFd(*fd);
-    if (raw == nullptr) {
-        close(*fd);
-        return fail(exit_code::unavailable,
-                    fmt::format("cannot reach Redis at {}: out of memory", ep.display()));
-    }
-    std::unique_ptr<redisContext, Free> ctx(raw);
-    redisSetTimeout(ctx.get(), to_timeval(options.command_timeout));
-    if (ep.unix_path.empty())
-        redisEnableKeepAlive(ctx.get());
+    Connection conn(std::move(*transport), options);
 
-    Connection conn(std::move(ctx), options);
     // AUTH and SELECT are pipelined: one round trip, and only when configured.
+    std::string batch;
     int pending = 0;
     if (!ep.password.empty()) {
         if (ep.user.empty())
-            redisAppendCommand(conn.ctx_.get(), "AUTH %b", ep.password.data(), ep.password.size());
+            append_command(batch, {"AUTH", ep.password});
         else
-            redisAppendCommand(conn.ctx_.get(), "AUTH %b %b", ep.user.data(), ep.user.size(),
-                               ep.password.data(), ep.password.size());
+            append_command(batch, {"AUTH", ep.user, ep.password});
         ++pending;
     }
+    const std::string db = std::to_string(ep.db);
     if (ep.db != 0) {
-        redisAppendCommand(conn.ctx_.get(), "SELECT %d", ep.db);
+        append_command(batch, {"SELECT", db});
         ++pending;
     }
+    if (pending == 0)
+        return conn;
+    const auto until = conn.deadline();
+    auto unreachable = [&](const Error& e) {
+        return fail(exit_code::unavailable,
+                    fmt::format("cannot reach Redis at {}: {}", ep.display(), conn.reason(e)),
+                    true);
+    };
+    if (auto sent = conn.send(batch, until); !sent)
+        return unreachable(sent.error());
     for (int i = 0; i < pending; ++i) {
-        void* raw_reply = nullptr;
-        if (redisGetReply(conn.ctx_.get(), &raw_reply) != REDIS_OK)
-            return fail(
-                exit_code::unavailable,
-                fmt::format("cannot reach Redis at {}: {}", ep.display(),
-                            failure_reason(*conn.ctx_,
-                                           fmt::format("timed out after {}",
-                                                       format_duration(options.command_timeout)))),
-                true);
-        Reply reply(static_cast<redisReply*>(raw_reply));
-        if (reply.is_error()) {
+        auto reply = conn.receive(until);
+        if (!reply)
+            return unreachable(reply.error());
+        if (reply->is_error()) {
             if (i == 0 && !ep.password.empty())
-                return tl::unexpected(access_error(reply.str(), ep, "AUTH"));
+                return tl::unexpected(access_error(reply->str(), ep, "AUTH"));
             return fail(exit_code::unavailable,
                         fmt::format("cannot select database {} on Redis at {}: {}", ep.db,
-                                    ep.display(), reply.str()));
+                                    ep.display(), reply->str()));
         }
     }
     return conn;
 }
 
-Result<Reply> Connection::checked(void* raw_reply, std::string_view command_name) {
-    if (raw_reply == nullptr) {
-        broken_ = true;
-        return tl::unexpected(io_error(command_name));
+Result<Reply> Connection::checked(Result<Reply> reply, std::string_view command_name) {
+    if (!reply || !reply->is_error())
+        return reply;
+    std::string_view msg = reply->str();
+    if (is_auth_error(msg) || msg.starts_with("NOPERM")) {
+        // After "unauthenticated multibulk" the server has closed the connection.
+        if (is_missing_password(msg))
+            broken_ = true;
+        return tl::unexpected(access_error(msg, options_.endpoint, command_name));
     }
-    Reply reply(static_cast<redisReply*>(raw_reply));
-    if (reply.is_error()) {
-        std::string_view msg = reply.str();
-        if (is_auth_error(msg) || msg.starts_with("NOPERM")) {
-            // After "unauthenticated multibulk" the server has closed the connection.
-            if (is_missing_password(msg))
-                broken_ = true;
-            return tl::unexpected(access_error(msg, options_.endpoint, command_name));
-        }
-        return fail(exit_code::internal, std::string(msg));
-    }
-    return reply;
+    return fail(exit_code::internal, std::string(msg));
+}
+
+Result<Reply> Connection::timed_command(std::span<const std::string_view> args, Deadline until) {
+    const std::string_view name = args.empty() ? std::string_view("command") : args[0];
+    std::string bytes;
+    append_command(bytes, args);
+    if (auto sent = send(bytes, until); !sent)
+        return tl::unexpected(io_error(name, sent.error()));
+    auto reply = receive(until);
+    if (!reply)
+        return tl::unexpected(io_error(name, reply.error()));
+    return checked(std::move(reply), name);
 }
 
 Result<Reply> Connection::command(std::span<const std::string_view> args) {
-    if (broken_)
-        return tl::unexpected(io_error(args.empty() ? "command" : args[0]));
-    Argv a(args);
-    void* raw = redisCommandArgv(ctx_.get(), a.argc(), a.argv.data(), a.lens.data());
-    return checked(raw, args.empty() ? "command" : args[0]);
+    return timed_command(args, deadline());
 }
 
 Result<std::vector<Result<Reply>>>
 Connection::pipeline(const std::vector<std::vector<std::string>>& commands) {
-    if (broken_)
-        return tl::unexpected(io_error("pipeline"));
-    for (const auto& args : commands) {
-        Argv a(args);
-        if (redisAppendCommandArgv(ctx_.get(), a.argc(), a.argv.data(), a.lens.data()) !=
-            REDIS_OK) {
-            broken_ = true;
-            return tl::unexpected(io_error("pipeline"));
-        }
-    }
+    std::string bytes;
+    for (const auto& args : commands)
+        append_command(bytes, args);
+    const auto until = deadline();
+    if (auto sent = send(bytes, until); !sent)
+        return tl::unexpected(io_error("pipeline", sent.error()));
     std::vector<Result<Reply>> replies;
     replies.reserve(commands.size());
     for (const auto& args : commands) {
-        void* raw = nullptr;
-        const std::string_view name = args.empty() ? "pipeline" : std::string_view(args[0]);
-        if (redisGetReply(ctx_.get(), &raw) != REDIS_OK) {
-            broken_ = true;
-            return tl::unexpected(io_error(name));
-        }
-        replies.push_back(checked(raw, name));
+        const std::string_view name = args.empty() ? std::string_view("pipeline") : args[0];
+        auto reply = receive(until);
+        if (!reply)
+            return tl::unexpected(io_error(name, reply.error()));
+        replies.push_back(checked(std::move(reply), name));
     }
     return replies;
 }
 
 Result<Reply> Connection::blocking_command(std::initializer_list<std::string_view> args,
                                            Millis block) {
-    redisSetTimeout(ctx_.get(), to_timeval(options_.command_timeout + block));
-    auto reply = command(args);
-    if (!broken_)
-        redisSetTimeout(ctx_.get(), to_timeval(options_.command_timeout));
-    return reply;
+    return timed_command(std::span<const std::string_view>(args.begin(), args.size()),
+                         deadline(block));
 }
 
 Result<bool> Connection::blpop(std::string_view key, Millis timeout) {

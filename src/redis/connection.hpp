@@ -2,6 +2,7 @@
 
 #include "redis/endpoint.hpp"
 #include "redis/reply.hpp"
+#include "redis/transport.hpp"
 #include "util/error.hpp"
 
 #include <initializer_list>
@@ -11,12 +12,14 @@
 #include <string_view>
 #include <vector>
 
-struct redisContext;
+struct redisReader;
 
 namespace dlock::redis {
 
-// One synchronous hiredis connection. This file pair is the only place that talks to hiredis
-// (besides reply.cpp reading replies).
+// One synchronous connection to a Redis server. hiredis only encodes commands and parses replies
+// (this file pair and reply.cpp are the only places that use it); the bytes go through a
+// Transport (plain or TLS), and every call has one deadline: the command timeout (plus the block
+// time of a blocking command) from the moment it is sent.
 class Connection {
   public:
     // Connects, then authenticates and selects the database in one round trip when needed.
@@ -45,15 +48,26 @@ class Connection {
     bool broken() const { return broken_; }
     const ConnectOptions& options() const { return options_; }
 
-  private:
-    struct Free {
-        void operator()(redisContext* c) const;
-    };
-    Connection(std::unique_ptr<redisContext, Free> ctx, ConnectOptions options);
-    Error io_error(std::string_view what) const;
-    Result<Reply> checked(void* raw_reply, std::string_view command_name);
+    ~Connection();
+    Connection(Connection&&) noexcept;
+    Connection& operator=(Connection&&) noexcept;
 
-    std::unique_ptr<redisContext, Free> ctx_;
+  private:
+    struct ReaderFree {
+        void operator()(redisReader* r) const;
+    };
+    Connection(std::unique_ptr<Transport> transport, ConnectOptions options);
+    Deadline deadline(Millis extra = Millis(0)) const;
+    // Sends bytes / reads one reply. A failure breaks the connection and gives the reason only.
+    Result<void> send(std::string_view bytes, Deadline until);
+    Result<Reply> receive(Deadline until);
+    Result<Reply> timed_command(std::span<const std::string_view> args, Deadline until);
+    std::string reason(const Error& cause) const;
+    Error io_error(std::string_view what, const Error& cause) const;
+    Result<Reply> checked(Result<Reply> reply, std::string_view command_name);
+
+    std::unique_ptr<Transport> transport_;
+    std::unique_ptr<redisReader, ReaderFree> reader_;
     ConnectOptions options_;
     bool broken_ = false;
 };

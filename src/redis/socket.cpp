@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <memory>
 #include <netdb.h>
@@ -77,13 +76,14 @@ Result<int> open_connected(int family, const sockaddr* addr, socklen_t len,
         return connect_error(fmt::format("cannot create a socket: {}", strerror(errno)));
     SocketGuard owned(raw);
     TRY(connect_until(raw, addr, len, deadline, timeout));
-    // hiredis does blocking I/O with socket timeouts on it.
-    if (fcntl(raw, F_SETFL, fcntl(raw, F_GETFL) & ~O_NONBLOCK) != 0)
-        return connect_error(strerror(errno));
     if (family != AF_UNIX) {
         int one = 1;
         // Commands are small and each waits for its reply: never delay them.
         (void)setsockopt(raw, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        // A waiter can sit in BLPOP on an idle connection; keepalive finds a vanished server.
+        (void)setsockopt(raw, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+        int idle = 15;
+        (void)setsockopt(raw, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
     }
     return owned.release();
 }

@@ -138,3 +138,25 @@ TEST_CASE("a server that goes away gives a transient error", "[connection]") {
     CHECK(reply.error().transient);
     CHECK(conn.broken());
 }
+
+TEST_CASE("a reply larger than one read arrives whole, and pipelined replies keep their order",
+          "[connection]") {
+    REQUIRE_REDIS(server);
+    auto conn = server->connect();
+    std::string big(3 * 1024 * 1024 + 7, 'v');
+    big[12345] = '\r';
+    big[23456] = '\n';
+    REQUIRE(conn.command({"SET", "big", big}));
+    auto got = conn.command({"GET", "big"});
+    REQUIRE(got);
+    CHECK(got->str() == big);
+
+    std::vector<std::vector<std::string>> batch;
+    for (int i = 0; i < 2000; ++i)
+        batch.push_back({"INCR", "counter"});
+    auto replies = conn.pipeline(batch);
+    REQUIRE(replies);
+    REQUIRE(replies->size() == 2000);
+    for (int i = 0; i < 2000; ++i)
+        CHECK((*replies)[static_cast<size_t>(i)]->integer() == i + 1);
+}
