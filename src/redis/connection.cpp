@@ -240,8 +240,12 @@ Connection::pipeline(const std::vector<std::vector<std::string>>& commands) {
 
 Result<Reply> Connection::blocking_command(std::initializer_list<std::string_view> args,
                                            Millis block) {
+    // Redis checks blocked clients' timeouts from its cron (hz 10 by default): a block ends up
+    // to 100 ms after its time. Without this allowance a short command timeout would break the
+    // connection of a block that was about to end normally.
+    constexpr Millis kServerTimerSlack{200};
     return timed_command(std::span<const std::string_view>(args.begin(), args.size()),
-                         deadline(block));
+                         deadline(block + kServerTimerSlack));
 }
 
 Result<bool> Connection::blpop(std::string_view key, Millis timeout) {

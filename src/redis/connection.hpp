@@ -38,7 +38,8 @@ class Connection {
     // whole batch (the connection is then broken); each reply is checked as by command().
     Result<std::vector<Result<Reply>>>
     pipeline(const std::vector<std::vector<std::string>>& commands);
-    // For a blocking command (BLPOP ... timeout): the socket timeout is `block` longer.
+    // For a blocking command (BLPOP ... timeout): the deadline is `block` longer, plus the
+    // lateness of Redis' timer that ends blocks.
     Result<Reply> blocking_command(std::initializer_list<std::string_view> args, Millis block);
 
     // Pops one element of list `key`, waiting up to `timeout`: true when one was popped.
