@@ -4,7 +4,9 @@
 #include "e2e/e2e_helpers.hpp"
 
 #include <dirent.h>
+#include <fstream>
 #include <set>
+#include <thread>
 
 using namespace dlock::test;
 using namespace dlock::test::e2e;
@@ -23,10 +25,41 @@ std::set<int> open_fds(pid_t pid) {
     return fds;
 }
 
-std::string show(const std::set<int>& fds) {
+// The pid the command wrote, once it has become `sleep` (before that, the shell may still hold
+// the descriptors of its `echo > file` redirection) and sleep has started up (before that, its
+// loader holds libc or a locale file open): when its descriptors no longer change.
+pid_t sleeping_pid(const std::filesystem::path& file) {
+    const pid_t pid = read_pid(file);
+    const std::string comm = "/proc/" + std::to_string(pid) + "/comm";
+    REQUIRE(eventually([&] {
+        std::ifstream in(comm);
+        std::string name;
+        return std::getline(in, name) && name == "sleep";
+    }));
+    std::set<int> before;
+    REQUIRE(eventually([&] {
+        auto now = open_fds(pid);
+        const bool settled = now == before;
+        before = std::move(now);
+        std::this_thread::sleep_for(50ms);
+        return settled;
+    }));
+    return pid;
+}
+
+// "0 1 2", or with `pid`, what each fd of that process is: "0:/dev/null 1:/tmp/x ...".
+std::string show(const std::set<int>& fds, pid_t pid = 0) {
     std::string out;
-    for (int fd : fds)
-        out += std::to_string(fd) + " ";
+    for (int fd : fds) {
+        out += std::to_string(fd);
+        if (pid > 0) {
+            std::error_code ec;
+            out += ":" + std::filesystem::read_symlink(
+                             "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd), ec)
+                             .string();
+        }
+        out += " ";
+    }
     return out;
 }
 
@@ -36,7 +69,7 @@ const std::string kRecordFds = "echo $$ > \"$D/pid\"; exec sleep 30";
 // The fds a command started by the test harness itself gets: what any caller passes in.
 std::set<int> baseline_fds(const TempDir& dir) {
     Process direct({"-c", kRecordFds}, {{"D", dir.path()}}, "/bin/sh");
-    const pid_t pid = read_pid(dir / "pid");
+    const pid_t pid = sleeping_pid(dir / "pid");
     auto fds = open_fds(pid);
     std::filesystem::remove(dir / "pid");
     return fds;
@@ -64,9 +97,10 @@ TEST_CASE("the command inherits no descriptor of dlock's", "[e2e][fds]") {
     args.insert(args.end(), how.begin(), how.end());
     args.insert(args.end(), {"-c", kRecordFds});
     auto dlock = start(*server, args, {{"D", dir.path()}});
-    const pid_t command = read_pid(dir / "pid");
+    const pid_t command = sleeping_pid(dir / "pid");
     const auto fds = open_fds(command);
-    INFO("the command's fds: " << show(fds) << "; passed in by the harness: " << show(passed_in));
+    INFO("the command's fds: " << show(fds, command)
+                               << "; passed in by the harness: " << show(passed_in));
     for (int fd : fds)
         CHECK(passed_in.count(fd) == 1);
     dlock->signal(SIGTERM);
@@ -85,9 +119,9 @@ TEST_CASE("the command inherits no watchdog connection opened while a later name
     REQUIRE(eventually([&] { return exists(*server, key("a")); }));
     std::this_thread::sleep_for(1500ms); // several renewals of a
     let_go(dir, {holder.get()});
-    const pid_t command = read_pid(dir / "pid");
+    const pid_t command = sleeping_pid(dir / "pid");
     const auto fds = open_fds(command);
-    INFO("the command's fds: " << show(fds) << "; passed in: " << show(passed_in));
+    INFO("the command's fds: " << show(fds, command) << "; passed in: " << show(passed_in));
     for (int fd : fds)
         CHECK(passed_in.count(fd) == 1);
     dlock->signal(SIGTERM);

@@ -65,10 +65,10 @@ Process::Process(std::vector<std::string> args, Env env, std::string program) {
     started_ = std::chrono::steady_clock::now();
     pid_ = fork();
     if (pid_ == 0) {
-        int devnull = open("/dev/null", O_RDONLY);
-        dup2(devnull, 0);
-        dup2(open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600), 1);
-        dup2(open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600), 2);
+        // Close-on-exec: only the copies on 0-2 reach the process (a test counts its fds).
+        dup2(open("/dev/null", O_RDONLY | O_CLOEXEC), 0);
+        dup2(open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), 1);
+        dup2(open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), 2);
         sigset_t none;
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, nullptr);

@@ -15,7 +15,8 @@ namespace {
 std::vector<redis::HistoryEntry> history(const RedisServer& server, int64_t count = 100,
                                          const lock::Keys& keys = job_keys()) {
     auto conn = server.connect();
-    return ok(redis::read_history(conn, keys.history, count));
+    auto session = server.session();
+    return ok(redis::read_history(session, keys.history, count));
 }
 
 std::vector<std::string> events(const std::vector<redis::HistoryEntry>& entries) {
@@ -140,8 +141,9 @@ TEST_CASE("a lock backend has a history; a semaphore backend has none", "[histor
 TEST_CASE("history_add records client-side events with server-time start and end", "[history]") {
     REQUIRE_REDIS(server);
     auto conn = server->connect();
+    auto session = server->session();
     const auto before = server_time_ms(*server);
-    ok(redis::append_history(conn, job_keys().history,
+    ok(redis::append_history(session, job_keys().history,
                              {{"event", "lost"},
                               {"host", "web-1"},
                               {"fence", "17"},
@@ -179,7 +181,12 @@ TEST_CASE("the history is capped at about 1000 entries and read newest first", "
     CHECK(events(newest) == Strings{"release", "acquire", "release"});
     CHECK(newest[0].field("exit_status") == "699");
     CHECK(newest[2].field("exit_status") == "698");
-    CHECK(newest[0].id > newest[1].id);
+    // Stream ids are "<ms>-<seq>": compared as numbers, not strings ("-10" < "-9").
+    auto id_of = [](const redis::HistoryEntry& e) {
+        const auto dash = e.id.find('-');
+        return std::make_pair(e.time_ms, std::stoll(e.id.substr(dash + 1)));
+    };
+    CHECK(id_of(newest[0]) > id_of(newest[1]));
 }
 
 TEST_CASE("a history that cannot be written never fails the lock operations", "[history]") {
