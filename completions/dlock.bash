@@ -2,8 +2,10 @@
 # Installed as share/bash-completion/completions/dlock; or: source completions/dlock.bash
 # Plain bash: it does not need the bash-completion package's helpers.
 
-_dlock_global_options='--help --version --redis --password-file --prefix --connect-timeout
-    --timeout --verbose --quiet --syslog --no-syslog --log-format'
+_dlock_global_options='--help --version --redis --password-file --sentinel-user
+    --sentinel-password-file --tls-ca-file --tls-ca-dir --tls-cert --tls-key --tls-server-name
+    --tls-insecure --min-replicas --replica-timeout --prefix --connect-timeout --timeout --verbose
+    --quiet --syslog --no-syslog --log-format'
 _dlock_run_options='--help --no-wait --wait --shared --exclusive --conflict-exit-code --ttl
     --kill-after --lost-signal --command --min-hold'
 
@@ -11,6 +13,8 @@ _dlock_run_options='--help --no-wait --wait --shared --exclusive --conflict-exit
 _dlock_takes_value() {
     case $1 in
     --redis | --password-file | --prefix | --connect-timeout | --timeout | --log-format | \
+        --sentinel-user | --sentinel-password-file | --tls-ca-file | --tls-ca-dir | --tls-cert | \
+        --tls-key | --tls-server-name | --min-replicas | --replica-timeout | \
         -w | --wait | -E | --conflict-exit-code | --timeout-exit-code | --ttl | -k | \
         --kill-after | --lost-signal | -c | --command | --min-hold | -p | --permits | \
         --count | --cycles | --waiters | --handovers | --name | --permit)
@@ -105,8 +109,12 @@ _dlock() {
 _dlock_complete() {
     # The value of an option.
     case $prev in
-    --password-file)
+    --password-file | --sentinel-password-file | --tls-ca-file | --tls-cert | --tls-key)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        return 0
+        ;;
+    --tls-ca-dir)
+        mapfile -t COMPREPLY < <(compgen -d -- "$cur")
         return 0
         ;;
     --log-format)
@@ -118,7 +126,7 @@ _dlock_complete() {
         return 0
         ;;
     --redis)
-        mapfile -t COMPREPLY < <(compgen -W 'redis:// unix://' -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W 'redis:// rediss:// redis-sentinel:// rediss-sentinel:// unix://' -- "$cur")
         compopt -o nospace 2>/dev/null
         return 0
         ;;

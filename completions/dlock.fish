@@ -14,7 +14,9 @@ function __dlock_parse
             case --
                 printf '%s\n' --
                 return
-            case --redis --password-file --prefix --connect-timeout --timeout --log-format
+            case --redis --password-file --prefix --connect-timeout --timeout --log-format \
+                --sentinel-user --sentinel-password-file --tls-ca-file --tls-ca-dir --tls-cert \
+                --tls-key --tls-server-name --min-replicas --replica-timeout
                 if test -z "$path"; and test $i -le (count $tokens)
                     set -a globals $word $tokens[$i]
                 end
@@ -75,8 +77,18 @@ complete -c dlock -n __dlock_after_dashes -a '(__dlock_command)'
 set -l top '__dlock_at ""'
 complete -c dlock -n $top -s h -l help -d 'Print help and exit'
 complete -c dlock -n $top -l version -d 'Print the version and exit'
-complete -c dlock -n $top -l redis -x -a 'redis:// unix://' -d 'Redis URL'
+complete -c dlock -n $top -l redis -x -a 'redis:// rediss:// redis-sentinel:// rediss-sentinel:// unix://' -d 'Redis URL'
 complete -c dlock -n $top -l password-file -r -F -d 'Read the Redis password from FILE'
+complete -c dlock -n $top -l sentinel-user -x -d 'User name for the sentinels'
+complete -c dlock -n $top -l sentinel-password-file -r -F -d 'Read the sentinels\' password from FILE'
+complete -c dlock -n $top -l tls-ca-file -r -F -d 'Verify TLS servers against these CA certificates'
+complete -c dlock -n $top -l tls-ca-dir -x -a '(__fish_complete_directories)' -d 'Hashed CA directory'
+complete -c dlock -n $top -l tls-cert -r -F -d 'Client certificate (PEM)'
+complete -c dlock -n $top -l tls-key -r -F -d 'Private key of the client certificate'
+complete -c dlock -n $top -l tls-server-name -x -d 'Name to send (SNI) and verify'
+complete -c dlock -n $top -l tls-insecure -d 'Do not verify the server certificate'
+complete -c dlock -n $top -l min-replicas -x -d 'Replicas that must acknowledge a lease (WAIT)'
+complete -c dlock -n $top -l replica-timeout -x -d 'How long --min-replicas waits'
 complete -c dlock -n $top -l prefix -x -d 'Key prefix'
 complete -c dlock -n $top -l connect-timeout -x -d 'Give up connecting after DURATION'
 complete -c dlock -n $top -l timeout -x -d 'Give up on a Redis command after DURATION'

@@ -59,7 +59,10 @@ double per_second(int count, Clock::duration elapsed) {
 Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o) {
     const auto keys = lock::Keys::of(c.prefix, o.name + "-uncontended");
     redis::LockBackend backend(c.redis);
-    TRY_ASSIGN(auto conn, redis::Connection::open(c.redis));
+    redis::ScriptSession session(c.redis);
+    TRY(session.masters()); // in a Cluster, learns which node has the bench's keys
+    TRY_ASSIGN(redis::Connection * found, session.connection(keys.lock));
+    redis::Connection& conn = *found;
     TRY_ASSIGN(const auto acquire_sha, conn.command({"SCRIPT", "LOAD", kMinimalAcquire}));
     TRY_ASSIGN(const auto release_sha, conn.command({"SCRIPT", "LOAD", kMinimalRelease}));
     const std::string acquire_sha1(acquire_sha.str()), release_sha1(release_sha.str());
@@ -209,7 +212,10 @@ Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& ga
 }
 
 Result<Handover> HandoverRun::run() {
-    TRY_ASSIGN(auto stats, redis::Connection::open(c_.redis));
+    redis::ScriptSession session(c_.redis);
+    TRY(session.masters()); // in a Cluster, learns which node has the bench's keys
+    TRY_ASSIGN(redis::Connection * found, session.connection(keys_.lock));
+    redis::Connection& stats = *found;
     redis::LockBackend gate(c_.redis);
     std::vector<std::thread> threads;
     for (int i = 0; i < waiters_; ++i)
@@ -241,7 +247,7 @@ Result<Handover> HandoverRun::run() {
 }
 
 void print_table(const Target& c, const Uncontended& u, const std::vector<Handover>& runs) {
-    out::print("dlock bench against {}\n\n", c.redis.endpoint.display());
+    out::print("dlock bench against {}\n\n", c.redis.display());
     out::print("uncontended acquire+release, dlock:           {:>8.0f} cycles/s\n", u.cycles_per_s);
     out::print("same with minimal SET NX + compare-and-delete: {:>8.0f} cycles/s\n",
                u.baseline_cycles_per_s);
@@ -257,7 +263,7 @@ void print_table(const Target& c, const Uncontended& u, const std::vector<Handov
 void print_json(const Target& c, const Uncontended& u, const std::vector<Handover>& runs) {
     out::print("{{\"redis\":\"{}\",\"uncontended\":{{\"cycles_per_s\":{:.1f},"
                "\"minimal_cycles_per_s\":{:.1f},\"ratio\":{:.3f}}},\"handover\":[",
-               c.redis.endpoint.display(), u.cycles_per_s, u.baseline_cycles_per_s, u.ratio());
+               c.redis.display(), u.cycles_per_s, u.baseline_cycles_per_s, u.ratio());
     for (size_t i = 0; i < runs.size(); ++i) {
         const auto& h = runs[i];
         out::print("{}{{\"waiters\":{},\"samples\":{},\"p50_ms\":{:.4f},\"p99_ms\":{:.4f},"

@@ -45,9 +45,9 @@ int woke(int64_t woken) {
 
 // The lock is free: if the semaphore of the same name has permits, that is probably what the
 // caller meant to break.
-std::string semaphore_hint(redis::Connection& conn, const std::string& prefix,
+std::string semaphore_hint(redis::ScriptSession& session, const std::string& prefix,
                            const std::string& name) {
-    auto semaphore = redis::read_permits(conn, prefix, name);
+    auto semaphore = redis::read_permits(session, prefix, name);
     if (!semaphore) {
         log::debug("cannot read semaphore {}: {}", name, semaphore.error().message);
         return "";
@@ -60,15 +60,15 @@ std::string semaphore_hint(redis::Connection& conn, const std::string& prefix,
                        name, held, held == 1 ? "" : "s", held == 1 ? "it" : "them");
 }
 
-Result<int> break_lock(redis::Connection& conn, const std::string& prefix,
+Result<int> break_lock(redis::ScriptSession& session, const std::string& prefix,
                        const std::string& name) {
     const auto keys = lock::Keys::of(prefix, name);
     const auto self = self_info("dlock release --force " + name);
-    auto broken = redis::force_release_lock(conn, keys, self, kWaiterHeartbeat);
+    auto broken = redis::force_release_lock(session, keys, self, kWaiterHeartbeat);
     TRY(broken);
     if (broken->holds.empty()) {
         out::print("{} is not held; nothing to release{}\n", name,
-                   semaphore_hint(conn, prefix, name));
+                   semaphore_hint(session, prefix, name));
         return exit_code::nothing;
     }
     const int64_t now = wall_now_ms();
@@ -79,13 +79,13 @@ Result<int> break_lock(redis::Connection& conn, const std::string& prefix,
 }
 
 // `permit` "" breaks every permit.
-Result<int> break_permits(redis::Connection& conn, const std::string& prefix,
+Result<int> break_permits(redis::ScriptSession& session, const std::string& prefix,
                           const std::string& name, const std::string& permit) {
     const auto keys = lock::Keys::of(prefix, name);
     const auto self =
         self_info(permit.empty() ? "dlock release --force --all-permits " + name
                                  : "dlock release --force --permit " + permit + " " + name);
-    auto broken = redis::force_release_permits(conn, keys, permit, self, kWaiterHeartbeat);
+    auto broken = redis::force_release_permits(session, keys, permit, self, kWaiterHeartbeat);
     TRY(broken);
     if (broken->permits.empty()) {
         if (permit.empty())
@@ -117,11 +117,11 @@ Result<std::string> parse_permit_id(std::string_view text) {
 }
 
 Result<int> force_release(const Target& target, const ForceReleaseOptions& options) {
-    auto conn = redis::Connection::open(target.redis);
-    TRY(conn);
+    redis::ScriptSession session(target.redis);
+    TRY(session.connect());
     if (!options.permit.empty() || options.all_permits)
-        return break_permits(*conn, target.prefix, options.name, options.permit);
-    return break_lock(*conn, target.prefix, options.name);
+        return break_permits(session, target.prefix, options.name, options.permit);
+    return break_lock(session, target.prefix, options.name);
 }
 
 } // namespace dlock::app

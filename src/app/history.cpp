@@ -106,10 +106,10 @@ std::vector<std::string> entry_row(const redis::HistoryEntry& e) {
 } // namespace
 
 Result<int> history(const Target& target, const HistoryOptions& options) {
-    auto conn = redis::Connection::open(target.redis);
-    TRY(conn);
+    redis::ScriptSession session(target.redis);
+    TRY(session.connect());
     const auto key = lock::Keys::of(target.prefix, options.name).history;
-    auto entries = redis::read_history(*conn, key, options.count);
+    auto entries = redis::read_history(session, key, options.count);
     TRY(entries);
     if (options.json) {
         std::string out;

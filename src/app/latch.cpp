@@ -5,6 +5,7 @@
 #include "util/log.hpp"
 #include "util/output.hpp"
 #include "util/random.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -32,8 +33,8 @@ Result<int64_t> parse_latch_count(std::string_view text, std::string_view what) 
         for (char c : text)
             value = value * 10 + (c - '0');
     if (!digits || value < 1 || value > kMaxLatchCount)
-        return usage_error(fmt::format("{} must be an integer from 1 to {}, not '{}'", what,
-                                       kMaxLatchCount, text));
+        return usage_error(fmt::format("{} must be an integer from 1 to {}, not {}", what,
+                                       kMaxLatchCount, quote(text)));
     return value;
 }
 

@@ -9,9 +9,9 @@
 namespace dlock::app {
 
 Result<int> semaphore_status(const Target& target, const SemaphoreStatusOptions& options) {
-    auto conn = redis::Connection::open(target.redis);
-    auto state = conn.and_then(
-        [&](redis::Connection& c) { return redis::read_permits(c, target.prefix, options.name); });
+    redis::ScriptSession session(target.redis);
+    TRY(session.connect());
+    auto state = redis::read_permits(session, target.prefix, options.name);
     TRY(state);
     out::print("{}", options.json ? permits_json(*state) + "\n" : permits_table(*state));
     return state->permits.empty() ? exit_code::nothing : exit_code::ok;

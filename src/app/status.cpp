@@ -9,11 +9,11 @@
 namespace dlock::app {
 
 Result<int> status(const Target& target, const StatusOptions& options) {
-    auto conn = redis::Connection::open(target.redis);
-    TRY(conn);
+    redis::ScriptSession session(target.redis);
+    TRY(session.connect());
     std::vector<std::string> names = options.names;
     if (names.empty()) {
-        auto found = redis::scan_names(*conn, target.prefix);
+        auto found = redis::scan_names(session, target.prefix);
         TRY(found);
         names = std::move(*found);
     }
@@ -23,7 +23,7 @@ Result<int> status(const Target& target, const StatusOptions& options) {
         return names.empty() ? exit_code::nothing : exit_code::ok;
     }
 
-    auto state = redis::read_status(*conn, target.prefix, names);
+    auto state = redis::read_status(session, target.prefix, names);
     TRY(state);
     if (options.json)
         out::print("{}\n", status_json(*state));

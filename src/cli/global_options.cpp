@@ -1,5 +1,6 @@
 #include "cli/global_options.hpp"
 
+#include "cli/numbers.hpp"
 #include "config/keys.hpp"
 #include "lock/keys.hpp"
 #include "util/text.hpp"
@@ -72,26 +73,48 @@ Result<T> typed(const config::Setting& setting, Result<T> value) {
 } // namespace
 
 void GlobalOptions::add_to(CLI::App& app) {
-    redis_option_ =
-        app.add_option("--redis", redis_url,
-                       "Redis URL: redis://[user[:password]@]host[:port][/db] or "
-                       "unix:///path/to/sock[?db=N] (env DLOCK_REDIS_URL, REDIS_URL; default "
-                       "redis://127.0.0.1:6379)")
-            ->option_text("URL");
-    password_file_option_ =
-        app.add_option("--password-file", password_file,
-                       "read the Redis password from FILE (or set DLOCK_REDIS_PASSWORD)")
-            ->option_text("FILE");
-    prefix_option_ =
-        app.add_option("--prefix", prefix, "key prefix (env DLOCK_PREFIX; default dlock)")
-            ->option_text("PREFIX");
-    connect_timeout_option_ =
-        app.add_option("--connect-timeout", connect_timeout,
-                       "give up connecting to Redis after DURATION (default 2s)")
-            ->option_text("DURATION");
-    timeout_option_ = app.add_option("--timeout", timeout,
-                                     "give up on a Redis command after DURATION (default 2s)")
-                          ->option_text("DURATION");
+    auto valued = [&](const char* name, const char* key, std::string& value, const char* help,
+                      const char* metavar) {
+        auto* option = app.add_option(name, value, help)->option_text(metavar);
+        valued_.push_back({option, key, &value});
+        return option;
+    };
+    valued("--redis", "redis", redis_url,
+           "Redis URL: redis://[user[:password]@]host[:port][/db], rediss:// (TLS), "
+           "redis://h1:p1,h2:p2 (Cluster seeds), redis-sentinel://s1,s2,s3#master, or "
+           "unix:///path/to/sock[?db=N] (env DLOCK_REDIS_URL, REDIS_URL; default "
+           "redis://127.0.0.1:6379)",
+           "URL");
+    valued("--password-file", "password-file", password_file,
+           "read the Redis password from FILE (or set DLOCK_REDIS_PASSWORD)", "FILE");
+    valued("--sentinel-user", "sentinel-user", sentinel_user,
+           "user name for the sentinels of a redis-sentinel:// URL", "USER");
+    valued("--sentinel-password-file", "sentinel-password-file", sentinel_password_file,
+           "read the sentinels' password from FILE (or set DLOCK_SENTINEL_PASSWORD)", "FILE");
+    valued("--tls-ca-file", "tls-ca-file", tls_ca_file,
+           "verify rediss:// servers against the CA certificates in FILE (PEM; default: the "
+           "system's)",
+           "FILE");
+    valued("--tls-ca-dir", "tls-ca-dir", tls_ca_dir,
+           "verify rediss:// servers against the hashed CA directory DIR", "DIR");
+    valued("--tls-cert", "tls-cert", tls_cert,
+           "client certificate (PEM) for servers that require one (with --tls-key)", "FILE");
+    valued("--tls-key", "tls-key", tls_key, "private key (PEM) of --tls-cert", "FILE");
+    valued("--tls-server-name", "tls-server-name", tls_server_name,
+           "the name to send (SNI) and verify in the server's certificate (default: the host "
+           "of the URL)",
+           "NAME");
+    app.add_flag("--tls-insecure", tls_insecure,
+                 "do not verify the server's certificate (warned on every run)");
+    valued("--min-replicas", "min-replicas", min_replicas,
+           "a lease counts only once N replicas acknowledged it (WAIT; default 0: off)", "N");
+    valued("--replica-timeout", "replica-timeout", replica_timeout,
+           "how long --min-replicas waits for the replicas (default 1s)", "DURATION");
+    valued("--prefix", "prefix", prefix, "key prefix (env DLOCK_PREFIX; default dlock)", "PREFIX");
+    valued("--connect-timeout", "connect-timeout", connect_timeout,
+           "give up connecting to Redis after DURATION (default 2s)", "DURATION");
+    valued("--timeout", "timeout", timeout,
+           "give up on a Redis command after DURATION (default 2s)", "DURATION");
     app.add_flag("-v,--verbose", verbose, "more output on stderr: -v info, -vv debug");
     app.add_flag("-q,--quiet", quiet, "print errors only (not refusals or warnings)");
     auto* syslog_flag = app.add_flag("--syslog", syslog,
@@ -99,23 +122,17 @@ void GlobalOptions::add_to(CLI::App& app) {
                                      "gets errors");
     app.add_flag("--no-syslog", no_syslog, "do not log to syslog (overrides env and config)")
         ->excludes(syslog_flag);
-    log_format_option_ =
-        app.add_option("--log-format", log_format, "text (default) or json: one object per line")
-            ->option_text("FORMAT");
+    valued("--log-format", "log-format", log_format, "text (default) or json: one object per line",
+           "FORMAT");
 }
 
 std::vector<config::FlagValue> GlobalOptions::given() const {
     std::vector<config::FlagValue> flags;
-    auto add = [&](CLI::Option* option, const char* key, const std::string& value) {
-        if (option->count() > 0)
-            flags.push_back({key, value, option->get_name()});
-    };
-    add(redis_option_, "redis", redis_url);
-    add(password_file_option_, "password-file", password_file);
-    add(prefix_option_, "prefix", prefix);
-    add(connect_timeout_option_, "connect-timeout", connect_timeout);
-    add(timeout_option_, "timeout", timeout);
-    add(log_format_option_, "log-format", log_format);
+    for (const auto& v : valued_)
+        if (v.option->count() > 0)
+            flags.push_back({v.key, *v.value, v.option->get_name()});
+    if (tls_insecure)
+        flags.push_back({"tls-insecure", "true", "--tls-insecure"});
     if (syslog)
         flags.push_back({"syslog", "true", "--syslog"});
     if (no_syslog)
@@ -137,30 +154,65 @@ Result<void> GlobalOptions::load() {
         config::to_bool(settings_.get("syslog").value).value_or(false)});
     for (const auto& source : settings_.sources)
         if (!source.skipped.empty())
-            log::info("skipped config file {}: {} (a system file this user cannot read)",
-                      source.path, source.skipped);
+            log::info("skipped config file {}: {} (this user cannot read it)", source.path,
+                      source.skipped);
     return {};
+}
+
+Result<std::optional<std::string>> GlobalOptions::secret(std::string_view key) const {
+    const auto file_key = fmt::format("{}-file", key);
+    if (const auto& file = settings_.get(file_key); file.is_set()) {
+        TRY_ASSIGN(auto password, typed(file, read_password_file(file.value)));
+        return std::optional<std::string>(std::move(password));
+    }
+    if (const auto& password = settings_.get(key); password.is_set())
+        return std::optional<std::string>(password.value);
+    return std::optional<std::string>();
 }
 
 Result<app::Target> GlobalOptions::resolve() const {
     app::Target out;
     const auto& url = settings_.get("redis");
-    TRY_ASSIGN(out.redis.endpoint, typed(url, redis::parse_url(url.value)));
+    TRY_ASSIGN(const auto urls, typed(url, config::split_urls(url.value)));
+    if (urls.size() > 1)
+        return usage_error(fmt::format("{}: several Redis URLs (a Redlock quorum) are not "
+                                       "supported yet",
+                                       url.origin));
+    TRY_ASSIGN(out.redis, typed(url, redis::parse_deployment(urls.front())));
+    redis::Deployment& d = out.redis;
 
     // A password or password-file from anywhere beats a password in the URL.
-    if (const auto& file = settings_.get("password-file"); file.is_set()) {
-        TRY_ASSIGN(out.redis.endpoint.password, typed(file, read_password_file(file.value)));
-    } else if (const auto& password = settings_.get("password"); password.is_set()) {
-        out.redis.endpoint.password = password.value;
-    }
+    TRY_ASSIGN(const auto password, secret("password"));
+    if (password)
+        d.set_password(*password);
+    TRY_ASSIGN(const auto sentinel_password, secret("sentinel-password"));
+    d.sentinel_password = sentinel_password.value_or("");
+    d.sentinel_user = settings_.get("sentinel-user").value;
+
+    d.tls.ca_file = settings_.get("tls-ca-file").value;
+    d.tls.ca_dir = settings_.get("tls-ca-dir").value;
+    d.tls.cert_file = settings_.get("tls-cert").value;
+    d.tls.key_file = settings_.get("tls-key").value;
+    d.tls.server_name = settings_.get("tls-server-name").value;
+    d.tls.insecure = config::to_bool(settings_.get("tls-insecure").value).value_or(false);
+    if (d.tls.cert_file.empty() != d.tls.key_file.empty())
+        return usage_error("--tls-cert and --tls-key go together: a client certificate needs "
+                           "its key");
 
     const auto& prefix_setting = settings_.get("prefix");
     TRY_ASSIGN(out.prefix, typed(prefix_setting, lock::validate_prefix(prefix_setting.value)));
 
     const auto& connect = settings_.get("connect-timeout");
     const auto& command = settings_.get("timeout");
-    TRY_ASSIGN(out.redis.connect_timeout, typed(connect, parse_duration(connect.value)));
-    TRY_ASSIGN(out.redis.command_timeout, typed(command, parse_duration(command.value)));
+    const auto& replicas = settings_.get("min-replicas");
+    const auto& replica_timeout = settings_.get("replica-timeout");
+    TRY_ASSIGN(d.connect_timeout, typed(connect, parse_duration(connect.value)));
+    TRY_ASSIGN(d.command_timeout, typed(command, parse_duration(command.value)));
+    TRY_ASSIGN(const int64_t min_replicas,
+               typed(replicas, parse_integer(replicas.value, 0, 1000, "--min-replicas")));
+    d.replication.min_replicas = static_cast<int>(min_replicas);
+    TRY_ASSIGN(d.replication.timeout,
+               typed(replica_timeout, parse_duration(replica_timeout.value)));
     return out;
 }
 

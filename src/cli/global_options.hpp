@@ -4,7 +4,9 @@
 #include "config/settings.hpp"
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlock::cli {
@@ -19,6 +21,16 @@ struct GlobalOptions {
     std::string connect_timeout;
     std::string timeout;
     std::string log_format;
+    std::string sentinel_user;
+    std::string sentinel_password_file;
+    std::string tls_ca_file;
+    std::string tls_ca_dir;
+    std::string tls_cert;
+    std::string tls_key;
+    std::string tls_server_name;
+    bool tls_insecure = false;
+    std::string min_replicas;
+    std::string replica_timeout;
     bool syslog = false;
     bool no_syslog = false;
     int verbose = 0;
@@ -33,15 +45,18 @@ struct GlobalOptions {
     const config::Settings& settings() const { return settings_; }
 
   private:
+    // A secret from `key`-file (read now) or `key` itself; nullopt when neither is set.
+    Result<std::optional<std::string>> secret(std::string_view key) const;
     // The options given on the command line, even as an empty string (which is then an error).
     std::vector<config::FlagValue> given() const;
 
-    CLI::Option* redis_option_ = nullptr;
-    CLI::Option* password_file_option_ = nullptr;
-    CLI::Option* prefix_option_ = nullptr;
-    CLI::Option* connect_timeout_option_ = nullptr;
-    CLI::Option* timeout_option_ = nullptr;
-    CLI::Option* log_format_option_ = nullptr;
+    // Options that take a value, with the key each sets.
+    struct Valued {
+        CLI::Option* option;
+        const char* key;
+        const std::string* value;
+    };
+    std::vector<Valued> valued_;
     config::Settings settings_;
 };
 

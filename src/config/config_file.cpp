@@ -47,7 +47,7 @@ Result<Entry> parse_line(std::string_view line, bool private_file) {
         return usage_error(fmt::format("{}: control character in the value", entry.key));
     if (spec->secret && !private_file)
         return usage_error(fmt::format(
-            "{} in a file that other users can read: chmod o-rwx the file, or use password-file",
+            "{0} in a file that other users can read: chmod o-rwx the file, or use {0}-file",
             entry.key));
     if (auto ok = spec->check(entry.value); !ok)
         return usage_error(fmt::format("{}: {}", entry.key, ok.error().message));

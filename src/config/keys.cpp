@@ -1,18 +1,23 @@
 #include "config/keys.hpp"
 
 #include "lock/keys.hpp"
-#include "redis/endpoint.hpp"
+#include "redis/deployment.hpp"
 #include "util/duration.hpp"
 #include "util/text.hpp"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <fmt/format.h>
 
 namespace dlock::config {
 namespace {
 
-Result<void> check_url(std::string_view value) {
-    TRY(redis::parse_url(value));
+constexpr int kMaxReplicas = 1000;
+
+// One URL, or several separated by spaces: the members of a Redlock quorum.
+Result<void> check_urls(std::string_view value) {
+    TRY(split_urls(value));
     return {};
 }
 
@@ -29,6 +34,17 @@ Result<void> check_timeout(std::string_view value) {
 }
 
 Result<void> check_anything(std::string_view) {
+    return {};
+}
+
+Result<void> check_replicas(std::string_view value) {
+    int n = -1;
+    const char* end = value.data() + value.size();
+    const bool digits = !value.empty() && value.front() >= '0' && value.front() <= '9';
+    auto [stop, ec] = std::from_chars(value.data(), end, n);
+    if (!digits || ec != std::errc() || stop != end || n > kMaxReplicas)
+        return usage_error(
+            fmt::format("{}: must be a number from 0 to {}", quote(value), kMaxReplicas));
     return {};
 }
 
@@ -52,10 +68,25 @@ Result<void> check_format(std::string_view value) {
 
 constexpr std::array kKeys{
     KeySpec{"redis", "--redis", "DLOCK_REDIS_URL", "REDIS_URL", "redis://127.0.0.1:6379", false,
-            check_url},
+            check_urls},
     KeySpec{"password", "", "DLOCK_REDIS_PASSWORD", "", "", true, check_anything},
     KeySpec{"password-file", "--password-file", "DLOCK_REDIS_PASSWORD_FILE", "", "", false,
             check_anything},
+    KeySpec{"sentinel-user", "--sentinel-user", "DLOCK_SENTINEL_USER", "", "", false,
+            check_anything},
+    KeySpec{"sentinel-password", "", "DLOCK_SENTINEL_PASSWORD", "", "", true, check_anything},
+    KeySpec{"sentinel-password-file", "--sentinel-password-file", "DLOCK_SENTINEL_PASSWORD_FILE",
+            "", "", false, check_anything},
+    KeySpec{"tls-ca-file", "--tls-ca-file", "DLOCK_TLS_CA_FILE", "", "", false, check_anything},
+    KeySpec{"tls-ca-dir", "--tls-ca-dir", "DLOCK_TLS_CA_DIR", "", "", false, check_anything},
+    KeySpec{"tls-cert", "--tls-cert", "DLOCK_TLS_CERT", "", "", false, check_anything},
+    KeySpec{"tls-key", "--tls-key", "DLOCK_TLS_KEY", "", "", false, check_anything},
+    KeySpec{"tls-server-name", "--tls-server-name", "DLOCK_TLS_SERVER_NAME", "", "", false,
+            check_anything},
+    KeySpec{"tls-insecure", "--tls-insecure", "DLOCK_TLS_INSECURE", "", "false", false, check_bool},
+    KeySpec{"min-replicas", "--min-replicas", "DLOCK_MIN_REPLICAS", "", "0", false, check_replicas},
+    KeySpec{"replica-timeout", "--replica-timeout", "DLOCK_REPLICA_TIMEOUT", "", "1s", false,
+            check_timeout},
     KeySpec{"prefix", "--prefix", "DLOCK_PREFIX", "", "dlock", false, check_prefix},
     KeySpec{"connect-timeout", "--connect-timeout", "DLOCK_CONNECT_TIMEOUT", "", "2s", false,
             check_timeout},
@@ -66,6 +97,22 @@ constexpr std::array kKeys{
 };
 
 } // namespace
+
+Result<std::vector<std::string_view>> split_urls(std::string_view value) {
+    std::vector<std::string_view> urls;
+    for (size_t start = 0; start < value.size();) {
+        start = value.find_first_not_of(" \t", start);
+        if (start == std::string_view::npos)
+            break;
+        const size_t end = std::min(value.find_first_of(" \t", start), value.size());
+        urls.push_back(value.substr(start, end - start));
+        TRY(redis::parse_deployment(urls.back()));
+        start = end;
+    }
+    if (urls.empty())
+        return usage_error("no Redis URL");
+    return urls;
+}
 
 std::span<const KeySpec> keys() {
     return kKeys;

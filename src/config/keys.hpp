@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace dlock::config {
 
@@ -27,6 +28,10 @@ struct KeySpec {
 std::span<const KeySpec> keys();
 // nullptr for an unknown key.
 const KeySpec* find_key(std::string_view name);
+
+// The URLs of a `redis` value: one, or several separated by spaces (Redlock's members), each
+// checked by redis::parse_deployment.
+Result<std::vector<std::string_view>> split_urls(std::string_view value);
 
 // Typed readings of the values the checks accept.
 std::optional<bool> to_bool(std::string_view value);          // true/false, yes/no, on/off, 1/0

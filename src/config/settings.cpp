@@ -50,13 +50,13 @@ size_t index_of(std::string_view name) {
 }
 
 // Where both came from, for the error about a password and a password-file in one place.
-std::string both_places(const Setting& password, const Setting& file) {
+std::string both_places(std::string_view key, const Setting& password, const Setting& file) {
     auto colon = password.origin.rfind(':');
     bool same_file = colon != std::string::npos && file.origin.rfind(':') == colon &&
                      password.origin.compare(0, colon, file.origin, 0, colon) == 0;
     if (same_file)
-        return fmt::format("{}: password (line {}) and password-file (line {}) are both set",
-                           password.origin.substr(0, colon), password.origin.substr(colon + 1),
+        return fmt::format("{0}: {1} (line {2}) and {1}-file (line {3}) are both set",
+                           password.origin.substr(0, colon), key, password.origin.substr(colon + 1),
                            file.origin.substr(colon + 1));
     return fmt::format("{} and {} are both set", password.origin, file.origin);
 }
@@ -78,12 +78,15 @@ Result<Settings> Settings::resolve(const std::vector<FlagValue>& flags, const Ge
 
     // One password source: a password and a password-file from the same place are ambiguous;
     // otherwise the one from the higher place wins (both beat a password in the URL).
-    auto& password = ranked[index_of("password")];
-    auto& password_file = ranked[index_of("password-file")];
-    if (password.setting.is_set() && password_file.setting.is_set()) {
-        if (password.rank == password_file.rank)
-            return usage_error(both_places(password.setting, password_file.setting) + "; keep one");
-        (password.rank < password_file.rank ? password_file : password) = Ranked{};
+    for (std::string_view key : {"password", "sentinel-password"}) {
+        auto& password = ranked[index_of(key)];
+        auto& password_file = ranked[index_of(fmt::format("{}-file", key))];
+        if (password.setting.is_set() && password_file.setting.is_set()) {
+            if (password.rank == password_file.rank)
+                return usage_error(both_places(key, password.setting, password_file.setting) +
+                                   "; keep one");
+            (password.rank < password_file.rank ? password_file : password) = Ranked{};
+        }
     }
 
     Settings settings;
@@ -122,7 +125,9 @@ Result<Settings> load(const std::vector<FlagValue>& flags, const Getenv& getenv,
         if (file && !*file && !where.named_by.empty()) // told to read it, and it is not there
             return usage_error(fmt::format("{}: cannot read config file {}: {}", where.named_by,
                                            where.path, std::strerror(ENOENT)));
-        if (!file && error == EACCES && where.system && where.named_by.empty()) {
+        // At its default place, a file this user may not read is not meant for them: a 0600
+        // /etc/dlock.conf for root's jobs, or the config of the HOME that `sudo -u` kept.
+        if (!file && error == EACCES && where.named_by.empty()) {
             sources.push_back({where.path, false, std::strerror(EACCES)});
             continue;
         }

@@ -63,9 +63,10 @@ class Settings {
     struct Source {
         std::string path;
         bool found = false;
-        // Why a file that exists was not read ("Permission denied"), or "". Only the system
-        // file at its default place is skipped so: a 0600 /etc/dlock.conf holding a password
-        // is for root's jobs, and other users go on without it.
+        // Why a file that exists was not read ("Permission denied"), or "". Only files at their
+        // default places are skipped so: a 0600 /etc/dlock.conf holding a password is for
+        // root's jobs, and other users go on without it; so is the user file of a HOME that
+        // `sudo -u` kept.
         std::string skipped;
     };
     std::vector<Source> sources;

@@ -5,16 +5,16 @@
 
 namespace dlock::redis {
 
-std::unique_ptr<lock::Backend> backend_for(const ConnectOptions& options, int64_t permits) {
+std::unique_ptr<lock::Backend> backend_for(const Deployment& deployment, int64_t permits) {
     if (permits > 0)
-        return std::make_unique<SemaphoreBackend>(options, permits);
-    return std::make_unique<LockBackend>(options);
+        return std::make_unique<SemaphoreBackend>(deployment, permits);
+    return std::make_unique<LockBackend>(deployment);
 }
 
-lock::BackendFactory backend_factory_for(const ConnectOptions& options, int64_t permits) {
+lock::BackendFactory backend_factory_for(const Deployment& deployment, int64_t permits) {
     if (permits > 0)
-        return connecting_factory<SemaphoreBackend>(options, permits);
-    return backend_factory(options);
+        return connecting_factory<SemaphoreBackend>(deployment, permits);
+    return backend_factory(deployment);
 }
 
 } // namespace dlock::redis

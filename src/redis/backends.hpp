@@ -1,7 +1,7 @@
 #pragma once
 
 #include "lock/backend.hpp"
-#include "redis/endpoint.hpp"
+#include "redis/deployment.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -21,7 +21,7 @@ lock::BackendFactory connecting_factory(Args... args) {
 
 // What `dlock run NAME` holds: the lock NAME, or with permits > 0 one of that many permits of
 // the semaphore NAME (`dlock sem run -p`). The backend connects on first use.
-std::unique_ptr<lock::Backend> backend_for(const ConnectOptions& options, int64_t permits);
-lock::BackendFactory backend_factory_for(const ConnectOptions& options, int64_t permits);
+std::unique_ptr<lock::Backend> backend_for(const Deployment& deployment, int64_t permits);
+lock::BackendFactory backend_factory_for(const Deployment& deployment, int64_t permits);
 
 } // namespace dlock::redis

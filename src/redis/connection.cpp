@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <hiredis/hiredis.h>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -149,7 +150,7 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
     }
     Connection conn(std::move(*transport), options);
 
-    // AUTH and SELECT are pipelined: one round trip, and only when configured.
+    // AUTH, SELECT and ROLE are pipelined: one round trip, and only when needed.
     std::string batch;
     int pending = 0;
     if (!ep.password.empty()) {
@@ -164,6 +165,10 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
         append_command(batch, {"SELECT", db});
         ++pending;
     }
+    if (options.expect_master) {
+        append_command(batch, {"ROLE"});
+        ++pending;
+    }
     if (pending == 0)
         return conn;
     const auto until = conn.deadline();
@@ -174,18 +179,34 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
     };
     if (auto sent = conn.send(batch, until); !sent)
         return unreachable(sent.error());
+    std::optional<Error> failure; // the first one; every reply is read all the same
     for (int i = 0; i < pending; ++i) {
         auto reply = conn.receive(until);
         if (!reply)
             return unreachable(reply.error());
-        if (reply->is_error()) {
-            if (i == 0 && !ep.password.empty())
-                return tl::unexpected(access_error(reply->str(), ep, "AUTH"));
-            return fail(exit_code::unavailable,
-                        fmt::format("cannot select database {} on Redis at {}: {}", ep.db,
-                                    ep.display(), reply->str()));
-        }
+        const bool is_auth = i == 0 && !ep.password.empty();
+        const bool is_role = options.expect_master && i == pending - 1;
+        if (failure)
+            continue;
+        if (reply->is_error() && is_auth)
+            failure = access_error(reply->str(), ep, "AUTH");
+        else if (reply->is_error() && is_role && reply->str().starts_with("NOPERM"))
+            failure = access_error(reply->str(), ep, "ROLE");
+        else if (reply->is_error() && !is_role)
+            failure = Error{exit_code::unavailable,
+                            fmt::format("cannot select database {} on Redis at {}: {}", ep.db,
+                                        ep.display(), reply->str())};
+        else if (is_role &&
+                 (!reply->is_array() || reply->size() == 0 || (*reply)[0].str() != "master"))
+            // Transient: a failover is under way, or the sentinels' answer was out of date.
+            failure = Error{exit_code::unavailable,
+                            fmt::format("Redis at {} is not a master (ROLE {})", ep.display(),
+                                        reply->is_array() && reply->size() > 0 ? (*reply)[0].str()
+                                                                               : reply->str()),
+                            true};
     }
+    if (failure)
+        return tl::unexpected(*failure);
     return conn;
 }
 
@@ -219,11 +240,11 @@ Result<Reply> Connection::command(std::span<const std::string_view> args) {
 }
 
 Result<std::vector<Result<Reply>>>
-Connection::pipeline(const std::vector<std::vector<std::string>>& commands) {
+Connection::pipeline(const std::vector<std::vector<std::string>>& commands, Millis block) {
     std::string bytes;
     for (const auto& args : commands)
         append_command(bytes, args);
-    const auto until = deadline();
+    const auto until = deadline(block);
     if (auto sent = send(bytes, until); !sent)
         return tl::unexpected(io_error("pipeline", sent.error()));
     std::vector<Result<Reply>> replies;
@@ -240,22 +261,8 @@ Connection::pipeline(const std::vector<std::vector<std::string>>& commands) {
 
 Result<Reply> Connection::blocking_command(std::initializer_list<std::string_view> args,
                                            Millis block) {
-    // Redis checks blocked clients' timeouts from its cron (hz 10 by default): a block ends up
-    // to 100 ms after its time. Without this allowance a short command timeout would break the
-    // connection of a block that was about to end normally.
-    constexpr Millis kServerTimerSlack{200};
     return timed_command(std::span<const std::string_view>(args.begin(), args.size()),
                          deadline(block + kServerTimerSlack));
-}
-
-Result<bool> Connection::blpop(std::string_view key, Millis timeout) {
-    if (timeout < Millis(1))
-        return command({"LPOP", key}).map([](const Reply& r) { return !r.is_nil(); });
-    // BLPOP takes seconds with decimals (Redis >= 6).
-    const std::string seconds = fmt::format("{:.3f}", static_cast<double>(timeout.count()) / 1000);
-    return blocking_command({"BLPOP", key, seconds}, timeout).map([](const Reply& r) {
-        return !r.is_nil();
-    });
 }
 
 } // namespace dlock::redis

@@ -16,6 +16,11 @@ struct redisReader;
 
 namespace dlock::redis {
 
+// Redis checks blocked clients' timeouts from its cron (hz 10 by default): a block ends up to
+// 100 ms after its time. A blocking command's deadline allows for it; without this, a short
+// command timeout would break the connection of a block about to end normally.
+inline constexpr Millis kServerTimerSlack{200};
+
 // One synchronous connection to a Redis server. hiredis only encodes commands and parses replies
 // (this file pair and reply.cpp are the only places that use it); the bytes go through a
 // Transport (plain or TLS), and every call has one deadline: the command timeout (plus the block
@@ -35,16 +40,13 @@ class Connection {
         return command(std::span<const std::string_view>(args.begin(), args.size()));
     }
     // Sends all `commands`, then reads their replies: one round trip. An I/O error fails the
-    // whole batch (the connection is then broken); each reply is checked as by command().
+    // whole batch (the connection is then broken); each reply is checked as by command(). One
+    // of them may block (WAIT) for up to `block`, which extends the deadline.
     Result<std::vector<Result<Reply>>>
-    pipeline(const std::vector<std::vector<std::string>>& commands);
+    pipeline(const std::vector<std::vector<std::string>>& commands, Millis block = Millis(0));
     // For a blocking command (BLPOP ... timeout): the deadline is `block` longer, plus the
     // lateness of Redis' timer that ends blocks.
     Result<Reply> blocking_command(std::initializer_list<std::string_view> args, Millis block);
-
-    // Pops one element of list `key`, waiting up to `timeout`: true when one was popped.
-    // A timeout under 1 ms polls with LPOP (BLPOP 0 would block forever).
-    Result<bool> blpop(std::string_view key, Millis timeout);
 
     bool broken() const { return broken_; }
     const ConnectOptions& options() const { return options_; }

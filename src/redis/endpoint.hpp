@@ -24,6 +24,7 @@ struct Endpoint {
     std::string display() const;
 };
 
+// A URL naming one server (redis://, rediss://, unix://); see parse_deployment for the rest.
 Result<Endpoint> parse_url(std::string_view url);
 
 // `url` with everything between "//" and "@" (the credentials) replaced by "***": safe to show.
@@ -45,6 +46,9 @@ struct ConnectOptions {
     TlsOptions tls;
     Millis connect_timeout{2000};
     Millis command_timeout{2000};
+    // Check with ROLE, in the round trip of AUTH/SELECT, that the server is a master: one named
+    // by Sentinel may have been demoted since.
+    bool expect_master = false;
 };
 
 } // namespace dlock::redis

@@ -1,7 +1,6 @@
 #include "redis/force_release.hpp"
 
 #include "redis/script_reply.hpp"
-#include "redis/script_runner.hpp"
 
 namespace dlock::redis {
 namespace {
@@ -20,11 +19,11 @@ lock::LockStatus::State mode_of(std::string_view mode) {
 
 // Runs one of the two scripts and checks its reply: `head` elements, then entries of
 // kBrokenFields each.
-Result<Reply> run_forcing(Connection& conn, const EmbeddedScript& script,
+Result<Reply> run_forcing(ScriptSession& session, const EmbeddedScript& script,
                           const std::vector<std::string_view>& keys,
                           const std::vector<std::string_view>& args, size_t head,
                           std::string_view history_key) {
-    auto reply = run_script(conn, script, keys, args);
+    auto reply = session.run(script, keys, args);
     if (!reply)
         return reply;
     if (!reply->is_array() || reply->size() < head)
@@ -38,13 +37,13 @@ Result<Reply> run_forcing(Connection& conn, const EmbeddedScript& script,
 
 } // namespace
 
-Result<BrokenLock> force_release_lock(Connection& conn, const lock::Keys& keys,
+Result<BrokenLock> force_release_lock(ScriptSession& session, const lock::Keys& keys,
                                       const lock::HolderInfo& forcer, Millis heartbeat) {
     const std::string heartbeat_text = std::to_string(heartbeat.count());
     const std::string pid = std::to_string(forcer.pid);
     constexpr size_t kHead = 2;
     auto reply = run_forcing(
-        conn, scripts::force_release,
+        session, scripts::force_release,
         {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.history},
         {heartbeat_text, forcer.host, pid, forcer.user, forcer.command}, kHead, keys.history);
     TRY(reply);
@@ -56,14 +55,14 @@ Result<BrokenLock> force_release_lock(Connection& conn, const lock::Keys& keys,
     return out;
 }
 
-Result<BrokenPermits> force_release_permits(Connection& conn, const lock::Keys& keys,
+Result<BrokenPermits> force_release_permits(ScriptSession& session, const lock::Keys& keys,
                                             std::string_view permit, const lock::HolderInfo& forcer,
                                             Millis heartbeat) {
     const std::string heartbeat_text = std::to_string(heartbeat.count());
     const std::string pid = std::to_string(forcer.pid);
     constexpr size_t kHead = 3; // the third: the permits still held
     auto reply =
-        run_forcing(conn, scripts::sem_force_release,
+        run_forcing(session, scripts::sem_force_release,
                     {keys.sem, keys.permits, keys.squeue, keys.salive, keys.swake, keys.history},
                     {permit, heartbeat_text, forcer.host, pid, forcer.user, forcer.command}, kHead,
                     keys.history);

@@ -3,7 +3,7 @@
 #include "lock/backend.hpp"
 #include "lock/keys.hpp"
 #include "lock/status.hpp"
-#include "redis/connection.hpp"
+#include "redis/script_session.hpp"
 
 #include <cstdint>
 #include <string>
@@ -27,7 +27,7 @@ struct BrokenLock {
     std::vector<BrokenHold> holds; // empty: it was not held (nothing changed)
 };
 
-Result<BrokenLock> force_release_lock(Connection& conn, const lock::Keys& keys,
+Result<BrokenLock> force_release_lock(ScriptSession& session, const lock::Keys& keys,
                                       const lock::HolderInfo& forcer, Millis heartbeat);
 
 // One permit of a semaphore, broken.
@@ -42,7 +42,7 @@ struct BrokenPermits {
 };
 
 // Breaks permit `permit`, or every permit when it is "".
-Result<BrokenPermits> force_release_permits(Connection& conn, const lock::Keys& keys,
+Result<BrokenPermits> force_release_permits(ScriptSession& session, const lock::Keys& keys,
                                             std::string_view permit, const lock::HolderInfo& forcer,
                                             Millis heartbeat);
 

@@ -1,7 +1,5 @@
 #include "redis/history.hpp"
 
-#include "redis/script_runner.hpp"
-
 #include <charconv>
 
 namespace dlock::redis {
@@ -30,19 +28,20 @@ std::optional<lock::HolderInfo> HistoryEntry::other() const {
                             number(field("other_since_ms")),  number(field("other_fence"))};
 }
 
-Result<void> append_history(Connection& conn, const std::string& key, const HistoryFields& fields) {
+Result<void> append_history(ScriptSession& session, const std::string& key,
+                            const HistoryFields& fields) {
     std::vector<std::string_view> args;
     for (const auto& [name, value] : fields)
         args.insert(args.end(), {name, value});
-    auto reply = run_script(conn, scripts::history_add, {key}, args);
+    auto reply = session.run(scripts::history_add, {key}, args);
     TRY(reply);
     return {};
 }
 
-Result<std::vector<HistoryEntry>> read_history(Connection& conn, const std::string& key,
+Result<std::vector<HistoryEntry>> read_history(ScriptSession& session, const std::string& key,
                                                int64_t count) {
     const std::string n = std::to_string(count);
-    auto reply = conn.command({"XREVRANGE", key, "+", "-", "COUNT", n});
+    auto reply = session.command(key, {"XREVRANGE", key, "+", "-", "COUNT", n});
     TRY(reply);
     std::vector<HistoryEntry> out;
     for (size_t i = 0; i < reply->size(); ++i) {

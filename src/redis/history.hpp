@@ -2,7 +2,7 @@
 
 #include "lock/backend.hpp"
 #include "lock/history.hpp"
-#include "redis/connection.hpp"
+#include "redis/script_session.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -30,10 +30,11 @@ struct HistoryEntry {
 
 // Appends an event to the stream `key` (lua/history_add.lua: capped, server time, kept 30
 // days). Empty values are left out.
-Result<void> append_history(Connection& conn, const std::string& key, const HistoryFields& fields);
+Result<void> append_history(ScriptSession& session, const std::string& key,
+                            const HistoryFields& fields);
 
 // The newest `count` entries of the stream `key`, newest first (none if it does not exist).
-Result<std::vector<HistoryEntry>> read_history(Connection& conn, const std::string& key,
+Result<std::vector<HistoryEntry>> read_history(ScriptSession& session, const std::string& key,
                                                int64_t count);
 
 } // namespace dlock::redis

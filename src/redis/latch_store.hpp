@@ -17,7 +17,7 @@ namespace dlock::redis {
 // the waiter. A server never reached is reported at once.
 class LatchStore {
   public:
-    explicit LatchStore(ConnectOptions options) : session_(std::move(options)) {}
+    explicit LatchStore(Deployment deployment) : session_(std::move(deployment)) {}
 
     struct Created {
         enum class Outcome {

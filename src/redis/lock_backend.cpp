@@ -2,6 +2,7 @@
 
 #include "redis/backends.hpp"
 #include "redis/history.hpp"
+#include "redis/replication.hpp"
 #include "redis/script_reply.hpp"
 
 namespace dlock::redis {
@@ -17,13 +18,14 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
                                                   const lock::AcquireRequest& r) {
     const std::string ttl = ms(r.ttl), heartbeat = ms(r.heartbeat);
     const std::string pid = std::to_string(r.self.pid);
-    auto reply = run(scripts::acquire,
-                     {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake, keys.readers,
-                      keys.rinfo, keys.xqueue, keys.history},
-                     {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, r.self.host, pid,
-                      r.self.user, r.self.command, r.shared ? "s" : "x"});
-    TRY(reply);
-    const auto& v = *reply;
+    auto [replies, acks] =
+        session_.run_acknowledged(scripts::acquire,
+                                  {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake,
+                                   keys.readers, keys.rinfo, keys.xqueue, keys.history},
+                                  {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, r.self.host,
+                                   pid, r.self.user, r.self.command, r.shared ? "s" : "x"});
+    TRY(replies.front());
+    const auto& v = *replies.front();
     lock::AcquireOutcome out;
     if (v.size() == 1 && v[0].as_int() == -1)
         return fail(exit_code::usage, "it is held shared by this owner, and a shared hold "
@@ -34,6 +36,14 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
         out.fence = v[1].as_int();
         out.holds = v[2].as_int();
         out.shared = v[3].str() == "s";
+        if (auto replicated =
+                check_acknowledged(acks, session_.deployment().replication, "the lock");
+            !replicated) {
+            // Not held as --min-replicas asks: give it back (by hold id: safe if retried).
+            (void)release(keys, lock::ReleaseRequest{r.owner, r.hold_id, r.heartbeat, out.shared,
+                                                     std::nullopt, Millis(0)});
+            return tl::unexpected(replicated.error());
+        }
         return out;
     }
     if (v.size() != 11 && v.size() != 12)
@@ -60,7 +70,10 @@ std::vector<Result<bool>> LockBackend::renew(std::span<const lock::RenewRequest>
         calls.push_back({{r.keys.lock, r.keys.readers, r.keys.rinfo},
                          {r.owner, ttls[i], r.shared ? "s" : "x", r.hold_id}});
     }
-    return as_flags(session_.run_each(scripts::renew, calls), scripts::renew);
+    session_.confirm_master(); // a demoted master would accept the renewals for seconds
+    auto [replies, acks] = session_.run_each_acknowledged(scripts::renew, calls);
+    return acknowledged(as_flags(std::move(replies), scripts::renew), acks,
+                        session_.deployment().replication);
 }
 
 Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
@@ -96,13 +109,11 @@ Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view w
 }
 
 Result<void> LockBackend::append(const lock::Keys& keys, const lock::HistoryFields& fields) {
-    auto conn = session_.connection();
-    TRY(conn);
-    return append_history(**conn, keys.history, fields);
+    return append_history(session_, keys.history, fields);
 }
 
-lock::BackendFactory backend_factory(ConnectOptions options) {
-    return connecting_factory<LockBackend>(std::move(options));
+lock::BackendFactory backend_factory(Deployment deployment) {
+    return connecting_factory<LockBackend>(std::move(deployment));
 }
 
 } // namespace dlock::redis

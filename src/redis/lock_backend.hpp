@@ -11,7 +11,7 @@ namespace dlock::redis {
 // keep a history (lua/history_add.lua for the events no script sees).
 class LockBackend final : public lock::Backend, public lock::History {
   public:
-    explicit LockBackend(ConnectOptions options) : session_(std::move(options)) {}
+    explicit LockBackend(Deployment deployment) : session_(std::move(deployment)) {}
 
     // Opens the connection now, so "Redis unreachable" is reported before anything else.
     Result<void> connect() { return session_.connect(); }
@@ -41,6 +41,6 @@ class LockBackend final : public lock::Backend, public lock::History {
 };
 
 // A factory for lock::BackendFactory: each call opens a new connection.
-lock::BackendFactory backend_factory(ConnectOptions options);
+lock::BackendFactory backend_factory(Deployment deployment);
 
 } // namespace dlock::redis

@@ -16,16 +16,6 @@ bool server_busy(std::string_view message) {
     return message.starts_with("LOADING ") || message.starts_with("BUSY ");
 }
 
-// Names the script in a script error, and classifies LOADING and BUSY.
-Result<Reply> finish(Result<Reply> reply, const EmbeddedScript& script) {
-    if (reply || reply.error().transient)
-        return reply;
-    Error error = classify_server_error(std::move(reply.error()));
-    if (error.exit_code == exit_code::internal || error.transient)
-        error.message = fmt::format("script {}.lua failed: {}", script.name, error.message);
-    return tl::unexpected(std::move(error));
-}
-
 std::vector<std::string> evalsha(const EmbeddedScript& script, const ScriptCall& call) {
     std::vector<std::string> argv;
     argv.reserve(3 + call.keys.size() + call.args.size());
@@ -35,6 +25,42 @@ std::vector<std::string> evalsha(const EmbeddedScript& script, const ScriptCall&
     argv.insert(argv.end(), call.keys.begin(), call.keys.end());
     argv.insert(argv.end(), call.args.begin(), call.args.end());
     return argv;
+}
+
+// Sends `commands` (ASKING before each when asking, WAIT after them when asked) in one round
+// trip; the replies of `commands` only, and WAIT's.
+ScriptReplies send(Connection& conn, std::vector<std::vector<std::string>> commands,
+                   const ScriptOptions& options) {
+    const size_t count = commands.size();
+    std::vector<std::vector<std::string>> batch;
+    batch.reserve(count * 2 + 1);
+    for (auto& command : commands) {
+        if (options.asking)
+            batch.push_back({"ASKING"});
+        batch.push_back(std::move(command));
+    }
+    const bool wait = options.wait && options.wait->min_replicas > 0;
+    if (wait)
+        batch.push_back({"WAIT", std::to_string(options.wait->min_replicas),
+                         std::to_string(options.wait->timeout.count())});
+
+    ScriptReplies out;
+    auto replies = conn.pipeline(batch, wait ? options.wait->timeout : Millis(0));
+    if (!replies) {
+        for (size_t i = 0; i < count; ++i)
+            out.replies.emplace_back(tl::unexpected(replies.error()));
+        if (wait)
+            out.acks = tl::unexpected(replies.error());
+        return out;
+    }
+    const size_t step = options.asking ? 2 : 1;
+    for (size_t i = 0; i < count; ++i)
+        out.replies.push_back(std::move((*replies)[i * step + step - 1]));
+    if (wait) {
+        auto& last = replies->back();
+        out.acks = last ? Result<int64_t>(last->integer()) : tl::unexpected(last.error());
+    }
+    return out;
 }
 
 } // namespace
@@ -47,57 +73,61 @@ Error classify_server_error(Error error) {
     return error;
 }
 
-Result<Reply> run_script(Connection& conn, const EmbeddedScript& script,
-                         const std::vector<std::string_view>& keys,
-                         const std::vector<std::string_view>& args) {
-    const std::string numkeys = std::to_string(keys.size());
-    std::vector<std::string_view> argv;
-    argv.reserve(3 + keys.size() + args.size());
-    argv.insert(argv.end(), {"EVALSHA", script.sha1, numkeys});
-    argv.insert(argv.end(), keys.begin(), keys.end());
-    argv.insert(argv.end(), args.begin(), args.end());
-
-    auto reply = conn.command(argv);
-    if (is_noscript(reply)) {
-        argv[0] = "EVAL";
-        argv[1] = script.body;
-        reply = conn.command(argv);
-    }
-    return finish(std::move(reply), script);
+Error script_error(Error error, const EmbeddedScript& script) {
+    if (error.exit_code == exit_code::internal || error.transient)
+        error.message = fmt::format("script {}.lua failed: {}", script.name, error.message);
+    return error;
 }
 
-std::vector<Result<Reply>> run_script_pipelined(Connection& conn, const EmbeddedScript& script,
-                                                std::span<const ScriptCall> calls) {
+ScriptReplies run_script_pipelined(Connection& conn, const EmbeddedScript& script,
+                                   std::span<const ScriptCall> calls, ScriptOptions options) {
     std::vector<std::vector<std::string>> commands;
     commands.reserve(calls.size());
     for (const auto& call : calls)
         commands.push_back(evalsha(script, call));
-    auto replies = conn.pipeline(commands);
-    if (!replies) {
-        std::vector<Result<Reply>> failed;
-        for (size_t i = 0; i < calls.size(); ++i)
-            failed.emplace_back(tl::unexpected(replies.error()));
-        return failed;
-    }
+    ScriptReplies out = send(conn, commands, options);
 
-    // Not cached (first use since Redis started, or SCRIPT FLUSH): load it, then run again
-    // the calls it refused; none of them ran.
+    // Not cached (first use since Redis started, SCRIPT FLUSH, a Cluster node we just met): load
+    // it, then run again the calls it refused; none of them ran. (WAIT is asked again after
+    // them: the first one may have come before their writes.)
     std::vector<size_t> refused;
-    for (size_t i = 0; i < replies->size(); ++i)
-        if (is_noscript((*replies)[i]))
+    for (size_t i = 0; i < out.replies.size(); ++i)
+        if (is_noscript(out.replies[i]))
             refused.push_back(i);
     if (!refused.empty()) {
         std::vector<std::vector<std::string>> again{{"SCRIPT", "LOAD", std::string(script.body)}};
         for (size_t i : refused)
             again.push_back(std::move(commands[i]));
-        auto retried = conn.pipeline(again);
-        for (size_t j = 0; j < refused.size(); ++j)
-            (*replies)[refused[j]] = retried ? std::move((*retried)[j + 1])
-                                             : Result<Reply>(tl::unexpected(retried.error()));
+        ScriptOptions load = options;
+        load.asking = false; // ASKING goes before the scripts only, never before SCRIPT LOAD
+        std::vector<std::vector<std::string>> with_asking;
+        for (size_t j = 0; j < again.size(); ++j) {
+            if (options.asking && j > 0)
+                with_asking.push_back({"ASKING"});
+            with_asking.push_back(std::move(again[j]));
+        }
+        ScriptReplies retried = send(conn, std::move(with_asking), load);
+        // Where the scripts' replies are in `with_asking`: after SCRIPT LOAD, every other one
+        // when asking.
+        for (size_t j = 0; j < refused.size(); ++j) {
+            const size_t at = options.asking ? 2 + 2 * j : 1 + j;
+            out.replies[refused[j]] = std::move(retried.replies[at]);
+        }
+        if (retried.acks)
+            out.acks = std::move(retried.acks);
     }
-    for (auto& reply : *replies)
-        reply = finish(std::move(reply), script);
-    return std::move(*replies);
+    for (auto& reply : out.replies)
+        if (!reply)
+            reply = tl::unexpected(classify_server_error(std::move(reply.error())));
+    return out;
+}
+
+Result<Reply> run_script(Connection& conn, const EmbeddedScript& script,
+                         const std::vector<std::string_view>& keys,
+                         const std::vector<std::string_view>& args) {
+    const ScriptCall call{keys, args};
+    auto out = run_script_pipelined(conn, script, std::span<const ScriptCall>(&call, 1));
+    return std::move(out.replies.front());
 }
 
 } // namespace dlock::redis

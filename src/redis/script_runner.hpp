@@ -1,8 +1,10 @@
 #pragma once
 
 #include "redis/connection.hpp"
+#include "redis/deployment.hpp"
 #include "redis/embedded_scripts.hpp"
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -10,27 +12,46 @@
 
 namespace dlock::redis {
 
-// Runs an embedded script with EVALSHA (one round trip when Redis has it cached) and falls
-// back to EVAL, which also caches it, on NOSCRIPT.
-// A LOADING or BUSY reply (Redis loading its data after a restart, or stuck in a slow script)
-// is a transient `unavailable` error, like a reset connection: it passes, so callers that
-// retry transient errors retry it.
-Result<Reply> run_script(Connection& conn, const EmbeddedScript& script,
-                         const std::vector<std::string_view>& keys,
-                         const std::vector<std::string_view>& args);
-
 // The keys and arguments of one call of a script.
 struct ScriptCall {
     std::vector<std::string_view> keys;
     std::vector<std::string_view> args;
 };
 
-// Runs `script` once per call, pipelined: one round trip (two when Redis must load the script
-// first). One result per call, in order, each as from run_script; an I/O error fails them all.
-std::vector<Result<Reply>> run_script_pipelined(Connection& conn, const EmbeddedScript& script,
-                                                std::span<const ScriptCall> calls);
+// How a script is sent besides its call.
+struct ScriptOptions {
+    // ASKING first: the key is being migrated to this Cluster node (an ASK redirect).
+    bool asking = false;
+    // WAIT for this many replicas after the script, in the same round trip (--min-replicas);
+    // nullptr or 0 replicas: no WAIT.
+    const Replication* wait = nullptr;
+};
 
-// LOADING and BUSY replies become transient `unavailable` errors (see run_script).
+// The replies of a batch of calls, in order, and when a WAIT followed them, its answer: how
+// many replicas acknowledged the writes (or why WAIT failed).
+struct ScriptReplies {
+    std::vector<Result<Reply>> replies;
+    std::optional<Result<int64_t>> acks;
+};
+
+// Runs `script` once per call, pipelined: EVALSHA, one round trip when Redis has the script
+// cached; the calls refused with NOSCRIPT are sent again after SCRIPT LOAD (also caching it),
+// in a second round trip. An I/O error fails every call. Error replies come back as they are
+// (internal errors carrying the server's message: MOVED, TRYAGAIN... for the caller to act on),
+// but LOADING and BUSY (Redis loading its data set, or stuck in a slow script) are transient
+// `unavailable` errors: they pass.
+ScriptReplies run_script_pipelined(Connection& conn, const EmbeddedScript& script,
+                                   std::span<const ScriptCall> calls, ScriptOptions options = {});
+
+// One call, as run_script_pipelined.
+Result<Reply> run_script(Connection& conn, const EmbeddedScript& script,
+                         const std::vector<std::string_view>& keys,
+                         const std::vector<std::string_view>& args);
+
+// LOADING and BUSY replies become transient `unavailable` errors (see run_script_pipelined).
 Error classify_server_error(Error error);
+
+// The error of a script, as the user sees it: "script NAME.lua failed: ...".
+Error script_error(Error error, const EmbeddedScript& script);
 
 } // namespace dlock::redis

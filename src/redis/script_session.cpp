@@ -1,54 +1,260 @@
 #include "redis/script_session.hpp"
 
-namespace dlock::redis {
+#include "util/log.hpp"
 
-Result<void> ScriptSession::connect() {
-    return connection().map([](Connection*) {});
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+#include <map>
+#include <thread>
+
+namespace dlock::redis {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kMaxRedirects = 5;
+constexpr Millis kFirstPause{10};
+constexpr Millis kMaxPause{200};
+
+// The error of a result, if it is one; for a batch, the first call's (a redirect or a busy
+// cluster concerns the slot, so every call of a batch routed together).
+const Error* error_of(const Result<Reply>& r) {
+    return r ? nullptr : &r.error();
+}
+const Error* error_of(const ScriptReplies& r) {
+    for (const auto& reply : r.replies)
+        if (!reply)
+            return &reply.error();
+    if (r.acks && !*r.acks)
+        return &r.acks->error();
+    return nullptr;
 }
 
-Result<Connection*> ScriptSession::connection() {
-    if (conn_ && conn_->broken())
-        conn_.reset();
-    if (!conn_) {
-        auto opened = Connection::open(options_);
-        if (!opened) {
-            if (!reached_)
-                opened.error().transient = false;
-            return tl::unexpected(opened.error());
+template <typename R>
+R failed_with(Error e);
+template <>
+Result<Reply> failed_with(Error e) {
+    return tl::unexpected(std::move(e));
+}
+template <>
+ScriptReplies failed_with(Error e) {
+    ScriptReplies out;
+    out.replies.emplace_back(tl::unexpected(std::move(e)));
+    return out;
+}
+
+} // namespace
+
+ScriptSession::ScriptSession(Deployment deployment)
+    : router_(std::make_unique<Router>(std::move(deployment))) {}
+
+Result<void> ScriptSession::connect() {
+    TRY(router_->connection_for(std::nullopt));
+    return {};
+}
+
+Result<Connection*> ScriptSession::connection(std::optional<std::string_view> key) {
+    return router_->connection_for(key);
+}
+
+template <typename R, typename Attempt>
+R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
+    const auto deadline = Clock::now() + deployment().command_timeout;
+    Millis pause = kFirstPause;
+    std::optional<Redirect> ask;
+    Connection* asked_by = nullptr;
+    for (int redirects = 0;;) {
+        auto conn = ask ? router_->connection_to(*ask, *asked_by) : router_->connection_for(key);
+        if (!conn)
+            return failed_with<R>(std::move(conn.error()));
+        R result = attempt(**conn, ask.has_value());
+        ask.reset();
+        const Error* error = error_of(result);
+        if (!error)
+            return result;
+        if (error->transient) {
+            if ((*conn)->broken())
+                router_->failed(*conn);
+            return result;
         }
-        conn_.emplace(std::move(*opened));
-        reached_ = true;
+        const std::string& message = error->message;
+        if (auto redirect = parse_redirect(message)) {
+            if (++redirects > kMaxRedirects)
+                return failed_with<R>(Error{
+                    exit_code::unavailable,
+                    fmt::format("too many Cluster redirects in a row (the last: {})", message),
+                    true});
+            if (redirect->ask) {
+                ask = std::move(redirect);
+                asked_by = *conn;
+            } else if (auto ok = router_->moved(*redirect, **conn); !ok) {
+                return failed_with<R>(std::move(ok.error()));
+            }
+            continue;
+        }
+        if (cluster_busy(message)) {
+            if (Clock::now() + pause >= deadline)
+                return failed_with<R>(
+                    Error{exit_code::unavailable,
+                          fmt::format("Redis Cluster at {}: {}",
+                                      (*conn)->options().endpoint.display(), message),
+                          true});
+            log::debug("{}: retrying in {}", message, format_duration(pause));
+            std::this_thread::sleep_for(pause);
+            pause = std::min(pause * 2, kMaxPause);
+            continue;
+        }
+        if (not_master(message)) {
+            const auto where = (*conn)->options().endpoint.display();
+            router_->failed(*conn);
+            // A replica named by the URL will not become the master by retrying; one Sentinel
+            // or a Cluster named may have been demoted a moment ago.
+            const bool direct =
+                deployment().kind == Deployment::Kind::direct && !router_->cluster();
+            return failed_with<R>(Error{
+                exit_code::unavailable,
+                direct ? fmt::format("Redis at {} is a replica, not the master ({}): --redis "
+                                     "must name the master",
+                                     where, message)
+                       : fmt::format("Redis at {} is no longer the master ({})", where, message),
+                !direct});
+        }
+        return result;
     }
-    return &*conn_;
+}
+
+bool ScriptSession::must_reroute(const Result<Reply>& reply) {
+    if (reply || reply.error().transient)
+        return false;
+    const std::string& message = reply.error().message;
+    return parse_redirect(message) || cluster_busy(message) || not_master(message);
+}
+
+ScriptReplies ScriptSession::pipelined(const EmbeddedScript& script,
+                                       std::span<const ScriptCall> calls, const Replication* wait) {
+    ScriptReplies out;
+    out.replies.reserve(calls.size());
+    for (size_t i = 0; i < calls.size(); ++i)
+        out.replies.emplace_back(tl::unexpected(Error{}));
+    // The calls grouped by the server of their first key: one round trip to each.
+    std::map<Connection*, std::vector<size_t>> groups;
+    for (size_t i = 0; i < calls.size(); ++i) {
+        auto conn = router_->connection_for(calls[i].keys.front());
+        if (conn)
+            groups[*conn].push_back(i);
+        else
+            out.replies[i] = tl::unexpected(conn.error());
+    }
+    ScriptOptions options;
+    options.wait = wait;
+    for (auto& [conn, indexes] : groups) {
+        std::vector<ScriptCall> batch;
+        batch.reserve(indexes.size());
+        for (size_t i : indexes)
+            batch.push_back(calls[i]);
+        ScriptReplies got = run_script_pipelined(*conn, script, batch, options);
+        if (conn->broken())
+            router_->failed(conn);
+        merge_acks(out.acks, std::move(got.acks));
+        for (size_t j = 0; j < indexes.size(); ++j)
+            out.replies[indexes[j]] = std::move(got.replies[j]);
+    }
+    // What a Cluster redirected (or was migrating) goes again alone, following the redirects.
+    for (size_t i = 0; i < calls.size(); ++i) {
+        if (!must_reroute(out.replies[i]))
+            continue;
+        const ScriptCall& call = calls[i];
+        ScriptReplies alone = routed<ScriptReplies>(call.keys.front(), [&](Connection& conn,
+                                                                           bool asking) {
+            ScriptOptions one = options;
+            one.asking = asking;
+            return run_script_pipelined(conn, script, std::span<const ScriptCall>(&call, 1), one);
+        });
+        out.replies[i] = std::move(alone.replies.front());
+        merge_acks(out.acks, std::move(alone.acks));
+    }
+    for (auto& reply : out.replies)
+        if (!reply)
+            reply = tl::unexpected(script_error(std::move(reply.error()), script));
+    return out;
+}
+
+void ScriptSession::merge_acks(std::optional<Result<int64_t>>& into,
+                               std::optional<Result<int64_t>> from) {
+    if (!from)
+        return;
+    if (!into || (*into && (!*from || **from < **into)))
+        into = std::move(from);
 }
 
 Result<Reply> ScriptSession::run(const EmbeddedScript& script,
                                  const std::vector<std::string_view>& keys,
                                  const std::vector<std::string_view>& args) {
-    auto conn = connection();
-    TRY(conn);
-    return run_script(**conn, script, keys, args);
+    const ScriptCall call{keys, args};
+    return std::move(
+        pipelined(script, std::span<const ScriptCall>(&call, 1), nullptr).replies.front());
+}
+
+ScriptReplies ScriptSession::run_acknowledged(const EmbeddedScript& script,
+                                              const std::vector<std::string_view>& keys,
+                                              const std::vector<std::string_view>& args) {
+    const ScriptCall call{keys, args};
+    return pipelined(script, std::span<const ScriptCall>(&call, 1), &deployment().replication);
 }
 
 std::vector<Result<Reply>> ScriptSession::run_each(const EmbeddedScript& script,
                                                    std::span<const ScriptCall> calls) {
-    auto conn = connection();
-    if (!conn) {
-        std::vector<Result<Reply>> failed;
-        for (size_t i = 0; i < calls.size(); ++i)
-            failed.emplace_back(tl::unexpected(conn.error()));
-        return failed;
-    }
-    return run_script_pipelined(**conn, script, calls);
+    return std::move(pipelined(script, calls, nullptr).replies);
+}
+
+ScriptReplies ScriptSession::run_each_acknowledged(const EmbeddedScript& script,
+                                                   std::span<const ScriptCall> calls) {
+    return pipelined(script, calls, &deployment().replication);
+}
+
+Result<Reply> ScriptSession::command(std::string_view key,
+                                     std::initializer_list<std::string_view> args) {
+    const std::vector<std::string> argv(args.begin(), args.end());
+    return routed<Result<Reply>>(key, [&](Connection& conn, bool asking) -> Result<Reply> {
+        auto replies = asking ? conn.pipeline({{"ASKING"}, argv}) : conn.pipeline({argv});
+        if (!replies)
+            return tl::unexpected(replies.error());
+        return std::move(replies->back());
+    });
 }
 
 Result<bool> ScriptSession::blpop(std::string_view key, Millis timeout) {
-    auto conn = connection();
-    TRY(conn);
-    auto popped = (*conn)->blpop(key, timeout);
+    const auto deadline = Clock::now() + timeout;
+    const std::string k(key);
+    auto popped = routed<Result<Reply>>(key, [&](Connection& conn, bool asking) -> Result<Reply> {
+        // After a redirect, only what is left of the wait. Under 1 ms: LPOP, since BLPOP 0
+        // would block forever.
+        const auto left = std::chrono::duration_cast<Millis>(deadline - Clock::now());
+        std::vector<std::vector<std::string>> batch;
+        if (asking)
+            batch.push_back({"ASKING"});
+        if (left < Millis(1))
+            batch.push_back({"LPOP", k});
+        else // seconds with decimals (Redis >= 6)
+            batch.push_back(
+                {"BLPOP", k, fmt::format("{:.3f}", static_cast<double>(left.count()) / 1000)});
+        auto replies = conn.pipeline(batch, std::max(left, Millis(0)) + kServerTimerSlack);
+        if (!replies)
+            return tl::unexpected(replies.error());
+        return std::move(replies->back());
+    });
     if (!popped)
         return tl::unexpected(classify_server_error(std::move(popped.error())));
-    return popped;
+    return !popped->is_nil();
+}
+
+void ScriptSession::confirm_master() {
+    router_->confirm_master();
+}
+
+Result<std::vector<Connection*>> ScriptSession::masters() {
+    return router_->masters();
 }
 
 } // namespace dlock::redis

@@ -1,5 +1,6 @@
 #include "redis/semaphore_backend.hpp"
 
+#include "redis/replication.hpp"
 #include "redis/script_reply.hpp"
 
 #include <fmt/format.h>
@@ -17,13 +18,13 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
     const std::string ttl = std::to_string(r.ttl.count());
     const std::string heartbeat = std::to_string(r.heartbeat.count());
     const std::string limit = std::to_string(limit_), pid = std::to_string(r.self.pid);
-    auto reply =
-        session_.run(scripts::sem_acquire,
-                     {keys.sem, keys.permits, keys.fence, keys.squeue, keys.salive, keys.swake},
-                     {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, limit, r.self.host, pid,
-                      r.self.user, r.self.command});
-    TRY(reply);
-    const auto& v = *reply;
+    auto [replies, acks] = session_.run_acknowledged(
+        scripts::sem_acquire,
+        {keys.sem, keys.permits, keys.fence, keys.squeue, keys.salive, keys.swake},
+        {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, limit, r.self.host, pid, r.self.user,
+         r.self.command});
+    TRY(replies.front());
+    const auto& v = *replies.front();
     if (v.size() == 3 && v[0].as_int() == -1)
         return fail(
             exit_code::usage,
@@ -38,6 +39,12 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
         out.shared = true; // renewed and released by its permit id
         out.permit_limit = limit_;
         out.permits_held = v[2].as_int();
+        if (auto replicated =
+                check_acknowledged(acks, session_.deployment().replication, "the permit");
+            !replicated) {
+            (void)give_back(keys, r.owner, r.hold_id, "", r.heartbeat);
+            return tl::unexpected(replicated.error());
+        }
         return out;
     }
     if (v.size() < kRefusalHead || v[0].as_int() != 0 ||
@@ -65,7 +72,10 @@ std::vector<Result<bool>> SemaphoreBackend::renew(std::span<const lock::RenewReq
         const auto& r = requests[i];
         calls.push_back({{r.keys.sem, r.keys.permits}, {r.owner, r.hold_id, ttls[i]}});
     }
-    return as_flags(session_.run_each(scripts::sem_renew, calls), scripts::sem_renew);
+    session_.confirm_master(); // a demoted master would accept the renewals for seconds
+    auto [replies, acks] = session_.run_each_acknowledged(scripts::sem_renew, calls);
+    return acknowledged(as_flags(std::move(replies), scripts::sem_renew), acks,
+                        session_.deployment().replication);
 }
 
 Result<Reply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_view owner,

@@ -14,8 +14,8 @@ namespace dlock::redis {
 // while holders exist is a usage error; nothing is changed then.
 class SemaphoreBackend final : public lock::Backend {
   public:
-    SemaphoreBackend(ConnectOptions options, int64_t limit)
-        : session_(std::move(options)), limit_(limit) {}
+    SemaphoreBackend(Deployment deployment, int64_t limit)
+        : session_(std::move(deployment)), limit_(limit) {}
 
     Result<void> connect() { return session_.connect(); }
 

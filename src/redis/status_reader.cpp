@@ -2,7 +2,6 @@
 
 #include "lock/keys.hpp"
 #include "redis/script_reply.hpp"
-#include "redis/script_runner.hpp"
 
 #include <set>
 
@@ -67,29 +66,33 @@ Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int6
 
 } // namespace
 
-Result<std::vector<std::string>> scan_names(Connection& conn, const std::string& prefix) {
+Result<std::vector<std::string>> scan_names(ScriptSession& session, const std::string& prefix) {
     const std::string pattern = lock::names_pattern(prefix);
     std::set<std::string> names;
-    std::string cursor = "0";
-    do {
-        auto reply = conn.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
-        TRY(reply);
-        if (!reply->is_array() || reply->size() != 2)
-            return fail(exit_code::internal, "unexpected reply from SCAN");
-        cursor = std::string((*reply)[0].str());
-        const auto keys = (*reply)[1];
-        for (size_t i = 0; i < keys.size(); ++i)
-            if (const auto name = lock::name_in_use(prefix, keys[i].str()))
-                names.emplace(*name);
-    } while (cursor != "0");
+    TRY_ASSIGN(const auto masters, session.masters());
+    for (Connection* conn : masters) {
+        std::string cursor = "0";
+        do {
+            auto reply = conn->command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
+            TRY(reply);
+            if (!reply->is_array() || reply->size() != 2)
+                return fail(exit_code::internal, "unexpected reply from SCAN");
+            cursor = std::string((*reply)[0].str());
+            const auto keys = (*reply)[1];
+            for (size_t i = 0; i < keys.size(); ++i)
+                if (const auto name = lock::name_in_use(prefix, keys[i].str()))
+                    names.emplace(*name);
+        } while (cursor != "0");
+    }
     return std::vector<std::string>(names.begin(), names.end());
 }
 
-Result<lock::StatusReport> read_status(Connection& conn, const std::string& prefix,
+Result<lock::StatusReport> read_status(ScriptSession& session, const std::string& prefix,
                                        const std::vector<std::string>& names) {
     lock::StatusReport report;
     if (names.empty()) {
-        auto t = conn.command({"TIME"});
+        TRY_ASSIGN(Connection * conn, session.connection());
+        auto t = conn->command({"TIME"});
         TRY(t);
         report.server_now_ms = (*t)[0].as_int() * 1000 + (*t)[1].as_int() / 1000;
         return report;
@@ -103,7 +106,7 @@ Result<lock::StatusReport> read_status(Connection& conn, const std::string& pref
     calls.reserve(names.size());
     for (const auto& k : keys)
         calls.push_back({std::vector<std::string_view>(k.begin(), k.end()), {}});
-    auto replies = run_script_pipelined(conn, scripts::status, calls);
+    auto replies = session.run_each(scripts::status, calls);
 
     for (size_t i = 0; i < names.size(); ++i) {
         const auto& reply = replies[i];
@@ -115,13 +118,13 @@ Result<lock::StatusReport> read_status(Connection& conn, const std::string& pref
     return report;
 }
 
-Result<lock::SemaphorePermits> read_permits(Connection& conn, const std::string& prefix,
+Result<lock::SemaphorePermits> read_permits(ScriptSession& session, const std::string& prefix,
                                             const std::string& name) {
     // sem_status.lua: {now, limit, waiters, then per permit: id, deadline, host, pid, user,
     // cmd, since, fence}.
     constexpr size_t kHead = 3, kPermitFields = 8;
     const auto keys = lock::Keys::of(prefix, name);
-    auto reply = run_script(conn, scripts::sem_status, {keys.sem, keys.permits, keys.salive}, {});
+    auto reply = session.run(scripts::sem_status, {keys.sem, keys.permits, keys.salive}, {});
     TRY(reply);
     const ReplyView v = *reply;
     if (!v.is_array() || v.size() < kHead || (v.size() - kHead) % kPermitFields != 0)

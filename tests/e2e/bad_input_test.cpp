@@ -155,8 +155,8 @@ TEST_CASE("invalid Redis URLs are usage errors", "[e2e][usage]") {
     TempDir dir;
     for (const std::string& url : std::vector<std::string>{
              "http://localhost", "redis://", "redis://127.0.0.1:0", "redis://127.0.0.1:99999",
-             "redis://127.0.0.1:x", "redis://127.0.0.1:", "unix://relative.sock", "rediss://h",
-             "redis://h/abc", "redis://[::1", "localhost:6379",
+             "redis://127.0.0.1:x", "redis://127.0.0.1:", "unix://relative.sock",
+             "redis-sentinel://h", "redis://h/abc", "redis://[::1", "localhost:6379",
              "unix://" + server->socket_path() + "?db=x",
              "unix://" + server->socket_path() + "?foo=1"}) {
         INFO("URL " << url);

@@ -129,6 +129,12 @@ redis::Connection RedisServer::connect() const {
     return std::move(*conn);
 }
 
+redis::ScriptSession RedisServer::session() const {
+    redis::ConnectOptions options;
+    options.endpoint.unix_path = socket_;
+    return redis::ScriptSession(options);
+}
+
 redis::Reply RedisServer::cmd(std::initializer_list<std::string_view> args) const {
     auto conn = connect();
     auto reply = conn.command(args);

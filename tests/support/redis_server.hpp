@@ -1,6 +1,7 @@
 #pragma once
 
 #include "redis/connection.hpp"
+#include "redis/script_session.hpp"
 
 #include <memory>
 #include <optional>
@@ -28,6 +29,8 @@ class RedisServer {
 
     // A fresh connection to this server (fails the test if it cannot connect).
     redis::Connection connect() const;
+    // A session on this server (connects on first use), as dlock's commands use one.
+    redis::ScriptSession session() const;
     // Runs one command and returns the reply (fails the test on error).
     redis::Reply cmd(std::initializer_list<std::string_view> args) const;
 

@@ -21,7 +21,8 @@ redis::Reply force(const RedisServer& server) {
 
 redis::HistoryEntry newest_entry(const RedisServer& server) {
     auto conn = server.connect();
-    auto entries = ok(redis::read_history(conn, keys.history, 1));
+    auto session = server.session();
+    auto entries = ok(redis::read_history(session, keys.history, 1));
     REQUIRE(entries.size() == 1);
     return entries[0];
 }
@@ -72,7 +73,8 @@ TEST_CASE("force release breaks an exclusive lock, wakes the queue head and reco
     const auto e = newest_entry(*server);
     // Newest is wa's acquisition; the force entry is just before it.
     auto conn = server->connect();
-    auto entries = ok(redis::read_history(conn, keys.history, 2));
+    auto session = server->session();
+    auto entries = ok(redis::read_history(session, keys.history, 2));
     REQUIRE(entries.size() == 2);
     CHECK(e.field("event") == "acquire");
     const auto& f = entries[1];

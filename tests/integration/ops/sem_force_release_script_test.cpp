@@ -84,7 +84,8 @@ TEST_CASE("force release of one permit frees it alone, wakes one waiter and reco
     CHECK_FALSE(ask(*b, "w2", true).acquired);
 
     auto conn = server->connect();
-    auto entries = ok(redis::read_history(conn, keys.history, 10));
+    auto session = server->session();
+    auto entries = ok(redis::read_history(session, keys.history, 10));
     REQUIRE(entries.size() == 1); // sem run itself writes no history
     const auto& f = entries[0];
     CHECK(f.field("event") == "force");
@@ -126,7 +127,8 @@ TEST_CASE("force release of every permit wakes as many waiters as permits freed"
     CHECK_FALSE(ask(*b, "w4", true).acquired);
 
     auto conn = server->connect();
-    auto entries = ok(redis::read_history(conn, keys.history, 10));
+    auto session = server->session();
+    auto entries = ok(redis::read_history(session, keys.history, 10));
     REQUIRE(entries.size() == 1);
     CHECK(entries[0].field("other_count") == "3");
     CHECK(entries[0].field("woken") == "3");

@@ -13,7 +13,8 @@ namespace {
 
 lock::StatusReport status_of(const RedisServer& server, const std::vector<std::string>& names) {
     auto conn = server.connect();
-    return ok(redis::read_status(conn, "dlock", names));
+    auto session = server.session();
+    return ok(redis::read_status(session, "dlock", names));
 }
 
 lock::NameStatus one(const RedisServer& server, const std::string& name) {
@@ -174,7 +175,8 @@ TEST_CASE("a holder's command may contain tabs: the other fields stay in place",
     CHECK(std::abs(info.since_ms - (server_time_ms(*server) - 101'000)) < 5000);
 
     auto conn = server->connect();
-    const auto permits = ok(redis::read_permits(conn, "dlock", "pool"));
+    auto session = server->session();
+    const auto permits = ok(redis::read_permits(session, "dlock", "pool"));
     REQUIRE(permits.permits.size() == 1);
     CHECK(permits.permits[0].permit == "p1");
     CHECK(permits.permits[0].info.command == command);
@@ -186,7 +188,8 @@ TEST_CASE("read_permits lists each live permit with its id, limit and waiters",
           "[sem_status.lua]") {
     REQUIRE_REDIS(server);
     auto conn = server->connect();
-    auto none = ok(redis::read_permits(conn, "dlock", "pool"));
+    auto session = server->session();
+    auto none = ok(redis::read_permits(session, "dlock", "pool"));
     CHECK(none.limit == 0);
     CHECK(none.permits.empty());
     CHECK(none.server_now_ms > 1'700'000'000'000);
@@ -196,7 +199,7 @@ TEST_CASE("read_permits lists each live permit with its id, limit and waiters",
     const int64_t now = server_time_ms(*server);
     command(*server, {"ZADD", "dlock:{pool}:salive", std::to_string(now + 3000), "w1",
                       std::to_string(now - 1), "w-dead"});
-    auto s = ok(redis::read_permits(conn, "dlock", "pool"));
+    auto s = ok(redis::read_permits(session, "dlock", "pool"));
     CHECK(s.name == "pool");
     CHECK(s.limit == 3);
     CHECK(s.waiters == 1);
@@ -255,10 +258,11 @@ TEST_CASE("scan_names finds every name in use under the prefix, and only those",
         command(*server, {"SET", "filler:" + std::to_string(i), "1"});
 
     auto conn = server->connect();
-    auto names = ok(redis::scan_names(conn, "dlock"));
+    auto session = server->session();
+    auto names = ok(redis::scan_names(session, "dlock"));
     CHECK(names == std::vector<std::string>{"deploy", "job-a", "pool", "rw"});
 
-    auto report = ok(redis::read_status(conn, "dlock", names)); // pipelined
+    auto report = ok(redis::read_status(session, "dlock", names)); // pipelined
     REQUIRE(report.names.size() == 4);
     CHECK(report.names[0].latch);
     CHECK(report.names[1].lock.state == State::exclusive);

@@ -36,7 +36,8 @@ TEST_CASE("force_release_lock reports the holder it broke and the waiters it wok
     REQUIRE_FALSE(try_acquire(*backend, waiter("wa")).acquired);
 
     auto conn = server->connect();
-    const auto broken = ok(redis::force_release_lock(conn, keys, kForcer, 3s));
+    auto session = server->session();
+    const auto broken = ok(redis::force_release_lock(session, keys, kForcer, 3s));
     CHECK(broken.woken == 1);
     REQUIRE(broken.holds.size() == 1);
     CHECK(broken.holds[0].mode == State::exclusive);
@@ -49,7 +50,7 @@ TEST_CASE("force_release_lock reports the holder it broke and the waiters it wok
     CHECK(h.fence == taken.fence);
     CHECK_FALSE(exists(*server, keys.lock));
 
-    const auto again = ok(redis::force_release_lock(conn, keys, kForcer, 3s));
+    const auto again = ok(redis::force_release_lock(session, keys, kForcer, 3s));
     CHECK(again.holds.empty()); // nothing held any more
 }
 
@@ -60,7 +61,8 @@ TEST_CASE("force_release_lock reports shared holds one per owner", "[force_relea
     REQUIRE(try_acquire(*backend, shared_request("r2")).acquired);
     REQUIRE(try_acquire(*backend, shared_request("r2", "hold-r2b")).acquired); // re-entered
     auto conn = server->connect();
-    const auto broken = ok(redis::force_release_lock(conn, job_keys(), kForcer, 3s));
+    auto session = server->session();
+    const auto broken = ok(redis::force_release_lock(session, job_keys(), kForcer, 3s));
     REQUIRE(broken.holds.size() == 2);
     std::set<std::string> users;
     for (const auto& hold : broken.holds) {
@@ -79,15 +81,16 @@ TEST_CASE("force_release_permits reports each permit it broke", "[force_release]
                                                    std::string("permit-") + who, 30s, "", 3s, who)))
                     .acquired);
     auto conn = server->connect();
+    auto session = server->session();
 
-    const auto one = ok(redis::force_release_permits(conn, keys, "permit-a", kForcer, 3s));
+    const auto one = ok(redis::force_release_permits(session, keys, "permit-a", kForcer, 3s));
     REQUIRE(one.permits.size() == 1);
     CHECK(one.permits[0].permit == "permit-a");
     CHECK(one.permits[0].holder.user == "a");
     CHECK(one.permits[0].holder.command == "./a.sh --full");
 
-    CHECK(ok(redis::force_release_permits(conn, keys, "permit-a", kForcer, 3s)).permits.empty());
-    const auto rest = ok(redis::force_release_permits(conn, keys, "", kForcer, 3s));
+    CHECK(ok(redis::force_release_permits(session, keys, "permit-a", kForcer, 3s)).permits.empty());
+    const auto rest = ok(redis::force_release_permits(session, keys, "", kForcer, 3s));
     REQUIRE(rest.permits.size() == 1);
     CHECK(rest.permits[0].permit == "permit-b");
     CHECK(rest.permits[0].holder.user == "b");

@@ -48,9 +48,9 @@ TEST_CASE("a cached script runs by SHA-1", "[script_runner]") {
 
 TEST_CASE("a failing script is an internal error naming the script", "[script_runner]") {
     REQUIRE_REDIS(server);
-    auto conn = server->connect();
+    auto session = server->session();
     server->cmd({"SET", job_keys().lock, "not a hash"}); // HGET on a string: WRONGTYPE
-    auto reply = redis::run_script(conn, redis::scripts::renew, {job_keys().lock}, {"o", "1"});
+    auto reply = session.run(redis::scripts::renew, {job_keys().lock}, {"o", "1"});
     REQUIRE_FALSE(reply);
     CHECK(reply.error().exit_code == 70);
     CHECK_FALSE(reply.error().transient);

@@ -84,7 +84,7 @@ TEST_CASE("settings: bad values from flags and the environment name their origin
     // A flag overriding a bad variable wins without complaint (REDIS_URL may be meant for
     // another program).
     CHECK(Settings::resolve({{"connect-timeout", "1s", "--connect-timeout"}}, env.getenv(), {}));
-    FakeEnv generic{{{"REDIS_URL", "rediss://tls-host"}}};
+    FakeEnv generic{{{"REDIS_URL", "redis-sentinel://s1,s2"}}}; // no master name
     CHECK(Settings::resolve({{"redis", "redis://h", "--redis"}}, generic.getenv(), {}));
     auto tls = Settings::resolve({}, generic.getenv(), {});
     REQUIRE_FALSE(tls);

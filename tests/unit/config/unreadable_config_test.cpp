@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <grp.h>
 #include <map>
@@ -123,4 +124,34 @@ TEST_CASE("an absent config file is fine only where dlock looks by default", "[c
                                            ": cannot read config file /nonexistent/x.conf: No "
                                            "such file or directory");
     }
+}
+
+TEST_CASE("the user config under a HOME this user cannot enter is skipped", "[config]") {
+    // `sudo -u nobody dlock ...` keeps root's HOME: its config is root's, not an error.
+    char dir_template[] = "/tmp/dlock-home-test-XXXXXX";
+    REQUIRE(mkdtemp(dir_template) != nullptr);
+    const std::string home = dir_template, config_dir = home + "/.config/dlock";
+    std::filesystem::create_directories(config_dir);
+    const std::string path = config_dir + "/config";
+    std::ofstream(path) << "prefix = roots\n";
+    chmod(home.c_str(), 0700);
+
+    auto failures = where_unreadable(path, [&] {
+        auto loaded = config::load({}, FakeEnv{{{"HOME", home}}}.getenv(), "/nonexistent/x.conf");
+        if (!loaded)
+            return "not skipped: " + loaded.error().message + "\n";
+        std::string out;
+        if (loaded->get("prefix").value != "dlock")
+            out += "prefix is not the default\n";
+        if (loaded->sources.empty() || loaded->sources[0].path != path ||
+            loaded->sources[0].skipped != "Permission denied")
+            out += "the skip is not recorded in the sources\n";
+        return out;
+    });
+    std::filesystem::remove_all(home);
+    if (!failures) {
+        WARN("cannot make a file unreadable to this process (not root, or setuid refused)");
+        return;
+    }
+    CHECK(*failures == "");
 }

@@ -86,7 +86,7 @@ TEST_CASE("malformed URLs are usage errors", "[endpoint]") {
                      "unix:///p?x=1",
                      "unix:///p?db=",
                      "unix:///p?db=x",
-                     "rediss://h"}) {
+                     "redis://h1,h2"}) { // several hosts are a Cluster, not one server
         INFO(bad);
         auto r = parse_url(bad);
         REQUIRE_FALSE(r);
@@ -95,10 +95,14 @@ TEST_CASE("malformed URLs are usage errors", "[endpoint]") {
     }
 }
 
-TEST_CASE("TLS URLs are refused with a clear reason", "[endpoint]") {
-    auto r = parse_url("rediss://h:6380");
-    REQUIRE_FALSE(r);
-    CHECK(r.error().message.find("TLS") != std::string::npos);
+TEST_CASE("rediss:// is TLS, with the same grammar", "[endpoint]") {
+    auto ep = parse_url("rediss://app:pw@cache.example:6380/2").value();
+    CHECK(ep.tls);
+    CHECK(ep.host == "cache.example");
+    CHECK(ep.port == 6380);
+    CHECK(ep.db == 2);
+    CHECK(ep.password == "pw");
+    CHECK_FALSE(parse_url("redis://h").value().tls);
 }
 
 TEST_CASE("bad percent-encoding in credentials is a usage error", "[endpoint]") {

@@ -1,0 +1,41 @@
+#include "redis/replication.hpp"
+
+#include <fmt/format.h>
+
+namespace dlock::redis {
+
+Result<void> check_acknowledged(const std::optional<Result<int64_t>>& acks,
+                                const Replication& replication, std::string_view what) {
+    if (!acks || replication.min_replicas == 0)
+        return {};
+    if (!*acks) {
+        const std::string& why = acks->error().message;
+        // A replica answers WAIT with an error: the master moved (Sentinel asks again).
+        const bool replica = why.find("replica") != std::string::npos;
+        return fail(exit_code::unavailable,
+                    fmt::format("WAIT, which --min-replicas needs, failed: {}", why),
+                    replica || acks->error().transient);
+    }
+    if (**acks >= replication.min_replicas)
+        return {};
+    return fail(exit_code::unavailable,
+                fmt::format("only {} of {} replicas acknowledged {} within {} (--min-replicas; a "
+                            "replica still in its first sync acknowledges nothing)",
+                            **acks, replication.min_replicas, what,
+                            format_duration(replication.timeout)));
+}
+
+std::vector<Result<bool>> acknowledged(std::vector<Result<bool>> renewed,
+                                       const std::optional<Result<int64_t>>& acks,
+                                       const Replication& replication) {
+    auto ok = check_acknowledged(acks, replication, "the renewal");
+    if (ok)
+        return renewed;
+    ok.error().transient = true;
+    for (auto& r : renewed)
+        if (r && *r)
+            r = tl::unexpected(ok.error());
+    return renewed;
+}
+
+} // namespace dlock::redis

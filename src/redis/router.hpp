@@ -1,0 +1,74 @@
+#pragma once
+
+#include "redis/connection.hpp"
+#include "redis/deployment.hpp"
+#include "redis/sentinel.hpp"
+#include "redis/server_reply.hpp"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace dlock::redis {
+
+// Knows which server of a deployment takes a command, and keeps one connection per server:
+// - one server: that one;
+// - Sentinel: the master the sentinels name, checked with ROLE, asked for again whenever its
+//   connection breaks or it says it is no master (READONLY), and by confirm_master();
+// - Redis Cluster, recognised from its first MOVED reply: the owner of the key's slot, learned
+//   from MOVED replies (the map stays empty for a standalone server, which never sends one).
+// A server never reached is reported as not transient (Redis is down, or the URL is wrong);
+// once one was reached, failing to connect is transient (a restart, a failover).
+class Router {
+  public:
+    explicit Router(Deployment deployment);
+    Router(const Router&) = delete;
+    Router& operator=(const Router&) = delete;
+
+    // The connection for a command on `key` (nullopt: no key; the master, or in a Cluster the
+    // server we talk to by default), connected and the master found first when needed.
+    Result<Connection*> connection_for(std::optional<std::string_view> key);
+    // The connection to the server that `redirect` names, connecting on demand.
+    Result<Connection*> connection_to(const Redirect& redirect, const Connection& replied);
+    // A MOVED reply from `replied`: its slot lives at the redirect's server from now on.
+    Result<void> moved(const Redirect& redirect, const Connection& replied);
+    // `conn` failed (broken connection, READONLY): under Sentinel the master is asked for again
+    // before the next command; in a Cluster, the slots it served are forgotten if it cannot be
+    // reconnected to.
+    void failed(Connection* conn);
+    // Sentinel: asks the sentinels where the master is now, and drops the connection to the old
+    // one if it moved (a demoted master accepts writes for seconds). Other deployments: nothing.
+    // Sentinels that cannot be asked are no error: the connection we have is kept.
+    void confirm_master();
+    // Every master of the deployment: the server, or each master of a Cluster (asked with
+    // CLUSTER SHARDS, or CLUSTER SLOTS before Redis 7).
+    Result<std::vector<Connection*>> masters();
+
+    bool cluster() const { return slots_ != nullptr; }
+    const Deployment& deployment() const { return deployment_; }
+
+  private:
+    struct Node {
+        Endpoint endpoint;
+        std::optional<Connection> conn;
+    };
+    static constexpr int16_t kUnknown = -1;
+
+    Result<Connection*> open(Node& node);
+    Result<Connection*> open_default();
+    Result<Connection*> open_master(); // Sentinel
+    // The node at `host`:`port` (with the deployment's credentials and TLS), added if new.
+    size_t node_at(std::string_view host, int port);
+    Result<void> learn_cluster_masters(Connection& conn);
+
+    Deployment deployment_;
+    std::vector<std::unique_ptr<Node>> nodes_; // stable addresses: connections are handed out
+    size_t default_ = 0;                       // the node for no key, or an unknown slot
+    std::unique_ptr<std::array<int16_t, 16384>> slots_; // Cluster: slot -> node, or kUnknown
+    std::optional<SentinelClient> sentinels_;
+    bool reached_ = false; // a server was connected to once
+};
+
+} // namespace dlock::redis

@@ -1,0 +1,69 @@
+#include "redis/sentinel.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <fmt/format.h>
+
+namespace dlock::redis {
+namespace {
+
+// A sentinel that does not answer quickly is skipped for the next: there are others.
+constexpr Millis kSentinelTimeout{500};
+
+} // namespace
+
+Result<Endpoint> SentinelClient::ask(const Endpoint& sentinel) {
+    if (conn_ && conn_->broken())
+        conn_.reset();
+    if (!conn_) {
+        ConnectOptions options = deployment_.connect_to(sentinel);
+        options.endpoint.user = deployment_.sentinel_user;
+        options.endpoint.password = deployment_.sentinel_password;
+        options.connect_timeout = std::min(options.connect_timeout, kSentinelTimeout);
+        options.command_timeout = std::min(options.command_timeout, kSentinelTimeout);
+        TRY_ASSIGN(conn_, Connection::open(options));
+    }
+    auto reply = conn_->command({"SENTINEL", "GET-MASTER-ADDR-BY-NAME", deployment_.master_name});
+    if (!reply) {
+        reply.error().transient = true;
+        return tl::unexpected(reply.error());
+    }
+    if (reply->is_nil())
+        return fail(exit_code::unavailable,
+                    fmt::format("sentinel {} knows no master named {}", sentinel.display(),
+                                deployment_.master_name),
+                    true);
+    int port = 0;
+    const auto port_text = reply->size() == 2 ? (*reply)[1].str() : std::string_view();
+    auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+    if (reply->size() != 2 || ec != std::errc() || port <= 0 || port > 65535)
+        return fail(exit_code::unavailable,
+                    fmt::format("unexpected reply from sentinel {} to GET-MASTER-ADDR-BY-NAME",
+                                sentinel.display()),
+                    true);
+    Endpoint master = deployment_.master;
+    master.host = std::string((*reply)[0].str());
+    master.port = port;
+    return master;
+}
+
+Result<Endpoint> SentinelClient::master() {
+    const auto& sentinels = deployment_.nodes;
+    std::string reasons;
+    for (size_t tried = 0; tried < sentinels.size(); ++tried) {
+        const size_t i = (current_ + tried) % sentinels.size();
+        if (i != current_)
+            conn_.reset();
+        current_ = i;
+        auto found = ask(sentinels[i]);
+        if (found)
+            return found;
+        conn_.reset();
+        reasons += fmt::format("{}{}", reasons.empty() ? "" : "; ", found.error().message);
+    }
+    return fail(
+        exit_code::unavailable,
+        fmt::format("no sentinel named the master {}: {}", deployment_.master_name, reasons), true);
+}
+
+} // namespace dlock::redis

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "redis/connection.hpp"
+#include "redis/deployment.hpp"
+
+#include <optional>
+
+namespace dlock::redis {
+
+// Asks the sentinels of a redis-sentinel:// deployment where its master is, following Redis'
+// guidelines for Sentinel clients: each sentinel in turn, with a short timeout, starting with the
+// one that answered last; its connection is kept for the next question.
+class SentinelClient {
+  public:
+    explicit SentinelClient(const Deployment& deployment) : deployment_(deployment) {}
+
+    // The master's endpoint, with the master's credentials, database and TLS. When no sentinel
+    // answers, an `unavailable` error giving each sentinel's reason.
+    Result<Endpoint> master();
+
+  private:
+    Result<Endpoint> ask(const Endpoint& sentinel);
+
+    const Deployment& deployment_;
+    std::optional<Connection> conn_; // to nodes[current_]
+    size_t current_ = 0;
+};
+
+} // namespace dlock::redis
