@@ -9,11 +9,12 @@
 -- write). ARGV: field, value, ...; empty values are left out. With a duration_ms field, the
 -- event ended now and started duration_ms ago, both in server time (end_ms, start_ms).
 -- Returns the entry id.
+--@include lib/history.lua
 local history = KEYS[1]
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
-local args = {'XADD', history, 'MAXLEN', '~', 1000, '*'}
+local args = {'XADD', history, 'MAXLEN', '~', HISTORY_MAXLEN, '*'}
 for i = 1, #ARGV - 1, 2 do
   if ARGV[i + 1] ~= '' then
     args[#args + 1] = ARGV[i]
@@ -28,5 +29,5 @@ for i = 1, #ARGV - 1, 2 do
   end
 end
 local id = redis.call(unpack(args))
-redis.call('PEXPIRE', history, 30 * 86400 * 1000)
+redis.call('PEXPIRE', history, HISTORY_TTL_MS)
 return id

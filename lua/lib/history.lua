@@ -1,5 +1,9 @@
 -- lib/history.lua: append to a name's history stream.
 
+-- A history keeps about this many entries, for this long after its last write.
+local HISTORY_MAXLEN = 1000
+local HISTORY_TTL_MS = 30 * 86400 * 1000
+
 -- A number of ms (or a fencing token) as the digits of an integer: Lua would write 1.7e+12.
 local function ms(n)
   return string.format('%.0f', n)
@@ -12,11 +16,11 @@ local function history_append(history, fields)
   if not history then
     return nil
   end
-  local added = redis.pcall('XADD', history, 'MAXLEN', '~', 1000, '*', unpack(fields))
+  local added = redis.pcall('XADD', history, 'MAXLEN', '~', HISTORY_MAXLEN, '*', unpack(fields))
   if type(added) == 'table' and added.err then
     return added.err
   end
-  redis.pcall('PEXPIRE', history, 30 * 86400 * 1000)
+  redis.pcall('PEXPIRE', history, HISTORY_TTL_MS)
   return nil
 end
 

@@ -1,7 +1,6 @@
 #include "app/bench.hpp"
 
 #include "app/bench_stats.hpp"
-#include "app/run.hpp"
 #include "lock/acquire.hpp"
 #include "redis/command_stats.hpp"
 #include "redis/lock_backend.hpp"
@@ -45,9 +44,12 @@ struct Handover {
 };
 
 lock::AcquireRequest request() {
-    return {random_hex(16),   random_hex(8),
-            kBenchTtl,        "",
-            kWaiterHeartbeat, {"bench", getpid(), "bench", "dlock bench", 0, 0}};
+    return {random_hex(16),
+            random_hex(8),
+            kBenchTtl,
+            "",
+            lock::kWaiterHeartbeat,
+            {"bench", getpid(), "bench", "dlock bench", 0, 0}};
 }
 
 double per_second(int count, Clock::duration elapsed) {
@@ -74,7 +76,8 @@ Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o) 
         if (!got.acquired)
             return fail(exit_code::busy, fmt::format("{} is busy; is another bench running?",
                                                      o.name + "-uncontended"));
-        return backend.release(keys, lock::ReleaseRequest{req.owner, req.hold_id, kWaiterHeartbeat})
+        return backend
+            .release(keys, lock::ReleaseRequest{req.owner, req.hold_id, lock::kWaiterHeartbeat})
             .map([](auto) {});
     };
     auto minimal_cycle = [&]() -> Result<void> {
@@ -154,9 +157,9 @@ void HandoverRun::worker() {
         if (!failure) {
             sample = acquired_at - Clock::time_point(Clock::duration(last_release_.load()));
             last_release_.store(Clock::now().time_since_epoch().count());
-            auto rel = backend.release(
-                keys_,
-                lock::ReleaseRequest{spec.request.owner, spec.request.hold_id, kWaiterHeartbeat});
+            auto rel = backend.release(keys_, lock::ReleaseRequest{spec.request.owner,
+                                                                   spec.request.hold_id,
+                                                                   lock::kWaiterHeartbeat});
             if (!rel)
                 failure = rel.error();
         }
@@ -196,7 +199,7 @@ Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& ga
     TRY(wait_queued(stats));
     TRY_ASSIGN(const auto before, redis::command_stats(stats));
     last_release_.store(Clock::now().time_since_epoch().count());
-    TRY(gate.release(keys_, lock::ReleaseRequest{req.owner, req.hold_id, kWaiterHeartbeat}));
+    TRY(gate.release(keys_, lock::ReleaseRequest{req.owner, req.hold_id, lock::kWaiterHeartbeat}));
     {
         std::unique_lock lock(mutex_);
         if (!changed_.wait_for(lock, std::chrono::seconds(60),

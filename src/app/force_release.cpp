@@ -1,6 +1,5 @@
 #include "app/force_release.hpp"
 
-#include "app/run.hpp"
 #include "app/self_info.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
@@ -64,7 +63,7 @@ Result<int> break_lock(redis::ScriptSession& session, const std::string& prefix,
                        const std::string& name) {
     const auto keys = lock::Keys::of(prefix, name);
     const auto self = self_info("dlock release --force " + name);
-    auto broken = redis::force_release_lock(session, keys, self, kWaiterHeartbeat);
+    auto broken = redis::force_release_lock(session, keys, self, lock::kWaiterHeartbeat);
     TRY(broken);
     if (broken->holds.empty()) {
         out::print("{} is not held; nothing to release{}\n", name,
@@ -85,7 +84,7 @@ Result<int> break_permits(redis::ScriptSession& session, const std::string& pref
     const auto self =
         self_info(permit.empty() ? "dlock release --force --all-permits " + name
                                  : "dlock release --force --permit " + permit + " " + name);
-    auto broken = redis::force_release_permits(session, keys, permit, self, kWaiterHeartbeat);
+    auto broken = redis::force_release_permits(session, keys, permit, self, lock::kWaiterHeartbeat);
     TRY(broken);
     if (broken->permits.empty()) {
         if (permit.empty())

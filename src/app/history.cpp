@@ -21,12 +21,6 @@ constexpr std::array<std::string_view, 14> kNumericFields{
     "exit_status", "held_until_ms", "waited_ms",      "waiters", "other_pid",
     "other_fence", "other_count",   "other_since_ms", "woken"};
 
-int64_t number(std::string_view text) {
-    int64_t n = 0;
-    std::from_chars(text.data(), text.data() + text.size(), n);
-    return n;
-}
-
 bool is_number(std::string_view text) {
     int64_t n = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
@@ -55,7 +49,7 @@ std::string other_party(const redis::HistoryEntry& e) {
         out += " user " + other.user;
     if (!other.command.empty())
         out += " running " + other.command;
-    if (const auto n = number(e.field("other_count")); n > 1)
+    if (const auto n = e.number("other_count"); n > 1)
         out += fmt::format(" and {} more", n - 1);
     return out;
 }
@@ -66,18 +60,18 @@ std::string details(const redis::HistoryEntry& e) {
     const std::string other = other_party(e);
     std::vector<std::string> notes;
     if (!e.field("waited_ms").empty())
-        notes.push_back("waited " + format_duration(Millis(number(e.field("waited_ms")))));
+        notes.push_back("waited " + format_duration(Millis(e.number("waited_ms"))));
     if (event == "skip")
         notes.push_back(other.empty() ? "free, but waiters were queued first" : "held by " + other);
     if (event == "force")
         notes.push_back(fmt::format(
             "broke {}{}; woke {} waiter(s)",
             e.field("permit").empty() ? "" : fmt::format("permit {} held by ", e.field("permit")),
-            other, number(e.field("woken"))));
+            other, e.number("woken")));
     if (const auto until = e.field("held_until_ms"); !until.empty())
         notes.push_back(fmt::format("{}held until {} by --min-hold",
                                     event == "skip" ? "finished, " : "",
-                                    lock::local_time(number(until), e.time_ms)));
+                                    lock::local_time(e.number("held_until_ms"), e.time_ms)));
     for (const auto& note : notes)
         out += (out.empty() ? "" : "; ") + note;
     return out;
@@ -98,7 +92,7 @@ std::vector<std::string> entry_row(const redis::HistoryEntry& e) {
             std::string(e.field("pid")),
             std::string(e.field("user")),
             token.empty() ? "-" : std::string(token),
-            duration.empty() ? "-" : format_duration(Millis(number(duration))),
+            duration.empty() ? "-" : format_duration(Millis(e.number("duration_ms"))),
             exit_status.empty() ? "-" : std::string(exit_status),
             details(e)};
 }

@@ -120,7 +120,7 @@ Result<int> run(const Target& target, const RunOptions& options) {
     const auto store = redis::backend_for(target.redis, options.permits);
     lock::Backend& backend = *store;
     lock::LeaseSet leases(redis::backend_factory_for(target.redis, options.permits), options.ttl,
-                          options.kill_after, kWaiterHeartbeat);
+                          options.kill_after, lock::kWaiterHeartbeat);
     // A signal while a multi-name run waits for a later name must not leave the earlier ones
     // held until their TTL runs out: catch it, give them back, then die of it. (One name: the
     // default action is right, and costs no system calls.)

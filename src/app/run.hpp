@@ -26,9 +26,6 @@ struct RunOptions {
     int64_t permits = 0; // > 0: hold one of this many permits of semaphore NAME (dlock sem run)
 };
 
-// How long a waiter that stops heartbeating stays in the queue (see README, "Waiting").
-inline constexpr Millis kWaiterHeartbeat{3000};
-
 // `dlock run`: take the lease on every name (or none), run the command while watchdogs renew
 // them, release. Returns the exit status (see util/exit_codes.hpp): the command's own, or one
 // that app/run_report.hpp has explained on stderr (the lock not obtained, the lease lost). An

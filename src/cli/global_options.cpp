@@ -3,15 +3,13 @@
 #include "cli/numbers.hpp"
 #include "config/keys.hpp"
 #include "lock/keys.hpp"
+#include "util/small_file.hpp"
 #include "util/text.hpp"
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace dlock::cli {
 namespace {
@@ -26,32 +24,12 @@ Result<std::string> read_password_file(const std::string& path) {
         return usage_error(
             fmt::format("cannot read password file {}: {}", redact_credentials(path), why));
     };
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return cannot_read(std::strerror(errno));
-    std::string password;
-    struct stat st {};
-    int error = ::fstat(fd, &st) == 0 ? 0 : errno;
-    if (error == 0 && S_ISDIR(st.st_mode))
-        error = EISDIR;
-    char buffer[4096];
-    while (error == 0) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            error = n == 0 ? 0 : errno;
-            break;
-        }
-        password.append(buffer, static_cast<size_t>(n));
-        if (password.size() > kMaxPasswordFileSize)
-            error = EFBIG; // /dev/zero, or a wrong file: not a password
-    }
-    ::close(fd);
-    if (error == EISDIR)
+    SmallFile file = read_small_file(path, kMaxPasswordFileSize, true);
+    if (file.error == EISDIR)
         return cannot_read("is a directory");
-    if (error != 0)
-        return cannot_read(std::strerror(error));
+    if (file.error != 0)
+        return cannot_read(std::strerror(file.error));
+    std::string password = std::move(file.text);
     // One trailing newline (as `echo secret > file` writes) is not part of the password.
     if (password.ends_with('\n'))
         password.pop_back();

@@ -51,8 +51,8 @@ class Parser {
 };
 
 // The subcommand the arguments name (the first argument that is a subcommand's name), or "".
-// Building only that one spares `dlock run` the parser objects of all the others: about 20
-// page faults of its start-up (docs/BENCHMARKS.md). When the arguments mean something else
+// Building only that one spares `dlock run` the parser objects of all the others, a measurable
+// part of its start-up (docs/BENCHMARKS.md). When the arguments mean something else
 // (e.g. "run" was an option's value), that parser fails and the full one decides.
 std::string_view named_subcommand(const std::vector<std::string>& args);
 

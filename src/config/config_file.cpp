@@ -1,14 +1,13 @@
 #include "config/config_file.hpp"
 
 #include "config/keys.hpp"
+#include "util/small_file.hpp"
 #include "util/text.hpp"
 
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace dlock::config {
 namespace {
@@ -88,48 +87,14 @@ Result<File> parse_file(std::string_view text, std::string path, bool private_fi
 Result<std::optional<File>> load_file(const std::string& path, int* error_number) {
     int ignored = 0;
     int& error = error_number ? *error_number : ignored;
-    error = 0;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT) {
-        error = ENOENT;
+    const SmallFile file = read_small_file(path, kMaxFileSize);
+    error = file.error;
+    if (file.error == ENOENT)
         return std::nullopt;
-    }
-    auto cannot_read = [&] {
-        error = errno;
+    if (file.error != 0) // a character device such as /dev/null disables a file
         return usage_error(
-            fmt::format("cannot read config file {}: {}", path, std::strerror(errno)));
-    };
-    if (fd < 0)
-        return cannot_read();
-    std::string text;
-    struct stat st {};
-    bool ok = ::fstat(fd, &st) == 0;
-    if (ok && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) { // /dev/null disables a file
-        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-        ok = false;
-    }
-    char buffer[4096];
-    while (ok) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            ok = n == 0;
-            break;
-        }
-        text.append(buffer, static_cast<size_t>(n));
-        if (text.size() > kMaxFileSize) {
-            errno = EFBIG;
-            ok = false;
-        }
-    }
-    if (!ok) {
-        auto error = cannot_read();
-        ::close(fd);
-        return error;
-    }
-    ::close(fd);
-    return parse_file(text, path, (st.st_mode & S_IRWXO) == 0);
+            fmt::format("cannot read config file {}: {}", path, std::strerror(file.error)));
+    return parse_file(file.text, path, (file.status.st_mode & S_IRWXO) == 0);
 }
 
 } // namespace dlock::config

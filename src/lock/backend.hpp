@@ -26,6 +26,9 @@ struct HolderInfo {
     int64_t fence = 0;
 };
 
+// How long a waiter that stops heartbeating stays in the queue (see README, "Waiting").
+inline constexpr Millis kWaiterHeartbeat{3000};
+
 struct AcquireRequest {
     std::string owner;   // 128-bit token shared by nested holders (re-entry)
     std::string hold_id; // unique per request, so a retried acquire is a replay

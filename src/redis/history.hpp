@@ -23,6 +23,8 @@ struct HistoryEntry {
 
     // The value of field `name`, "" when absent.
     std::string_view field(std::string_view name) const;
+    // The integer value of field `name`, 0 when absent or not a number.
+    int64_t number(std::string_view name) const;
     // The other party of a skip, a forced release or a lost lease (fields other_host,
     // other_pid, other_user, other_command, other_since_ms, other_fence); nullopt when none.
     std::optional<lock::HolderInfo> other() const;

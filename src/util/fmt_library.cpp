@@ -1,7 +1,8 @@
 // fmt's compiled part, built once here instead of in every file that formats (FMT_HEADER_ONLY
-// compiled it into each of them: about 3x the compile time of a file, and one copy per file
-// for the linker to fold). Debian's libfmt-dev ships only a shared library, which would cost
-// every `dlock run` a dynamic load. These are the instantiations fmt's own src/format.cc makes.
+// compiled it into each of them, which dominated their compile times, and left one copy per
+// file for the linker to fold; figures in docs/BENCHMARKS.md). Debian's libfmt-dev ships only a
+// shared library, which would cost every `dlock run` a dynamic load. These are the instantiations
+// fmt's own src/format.cc makes.
 
 #include <fmt/format-inl.h>
 
