@@ -32,7 +32,7 @@ void check_nothing_held(const RedisNode& master, const std::string& name) {
 
 } // namespace
 
-TEST_CASE("--min-replicas: a lease acknowledged by the replica", "[e2e][replicas]") {
+TEST_CASE("min-replicas: a lease acknowledged by the replica", "[e2e][replicas]") {
     REQUIRE_REPLICATED_PAIR(pair);
     const std::string url = pair->url();
     TempDir dir;
@@ -121,7 +121,7 @@ TEST_CASE("--min-replicas: a lease acknowledged by the replica", "[e2e][replicas
     }
 }
 
-TEST_CASE("--min-replicas: WAIT refused by the server is 69 naming the option", "[e2e][replicas]") {
+TEST_CASE("min-replicas: WAIT refused by the server is 69 naming the option", "[e2e][replicas]") {
     SECTION("renamed away") {
         auto node = RedisNode::start({{"--rename-command", "WAIT", ""}, "", false, ""});
         if (!node) {
@@ -156,8 +156,7 @@ TEST_CASE("--min-replicas: WAIT refused by the server is 69 naming the option", 
     }
 }
 
-TEST_CASE("--min-replicas and --replica-timeout: bad values are 64, nothing sent",
-          "[e2e][replicas]") {
+TEST_CASE("min-replicas and replica-timeout: bad values are 64, nothing sent", "[e2e][replicas]") {
     SilentListener redis;
     const std::string url = "redis://" + redis.address();
     const std::vector<std::vector<std::string>> bad{
