@@ -111,6 +111,15 @@ TEST_CASE("min-replicas: a lease acknowledged by the replica", "[e2e][replicas]"
         INFO("holder stderr: " << r.err);
         CHECK(r.exit_code == 0);
     }
+    SECTION("the server's own min-replicas-to-write refusing the write: 69, not 70") {
+        pair->master->cmd({"CONFIG", "SET", "min-replicas-to-write", "2"});
+        auto r = run_at(url, {"run", "job", "--", "true"});
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 69);
+        CHECK(one_dlock_line(r.err));
+        CHECK(contains(r.err, "NOREPLICAS"));
+        check_nothing_held(*pair->master, "job");
+    }
     SECTION("the replica pointed at directly: 69, it is a replica") {
         auto r = run_at("redis://" + pair->replica->address(),
                         {"--min-replicas", "1", "run", "job", "--", "true"});
