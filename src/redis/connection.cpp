@@ -190,7 +190,8 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
             continue;
         if (reply->is_error() && is_auth)
             failure = access_error(reply->str(), ep, "AUTH");
-        else if (reply->is_error() && is_role && reply->str().starts_with("NOPERM"))
+        else if (reply->is_error() && is_role &&
+                 (reply->str().starts_with("NOPERM") || is_auth_error(reply->str())))
             failure = access_error(reply->str(), ep, "ROLE");
         else if (reply->is_error() && !is_role)
             failure = Error{exit_code::unavailable,

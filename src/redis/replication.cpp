@@ -9,7 +9,9 @@ Result<void> check_acknowledged(const std::optional<Result<int64_t>>& acks,
     if (!acks || replication.min_replicas == 0)
         return {};
     if (!*acks) {
-        const std::string& why = acks->error().message;
+        std::string_view why = acks->error().message;
+        while (why.ends_with(' ')) // "ERR unknown command 'WAIT', with args beginning with: ... "
+            why.remove_suffix(1);
         // A replica answers WAIT with an error: the master moved (Sentinel asks again).
         const bool replica = why.find("replica") != std::string::npos;
         return fail(exit_code::unavailable,

@@ -73,6 +73,7 @@ Result<Connection*> Router::open_master() {
                            found->display());
                 nodes_.push_back(std::make_unique<Node>(Node{*found, std::move(*opened)}));
                 reached_ = true;
+                asked_at_ = Clock::now();
                 return &*nodes_.front()->conn;
             }
             conn = tl::unexpected(opened.error());
@@ -168,10 +169,12 @@ void Router::failed(Connection* conn) {
         nodes_.clear();
 }
 
-void Router::confirm_master() {
-    if (!sentinels_ || nodes_.empty())
+void Router::confirm_master(Millis max_age) {
+    if (!sentinels_ || nodes_.empty() || Clock::now() - asked_at_ < max_age)
         return;
     auto found = sentinels_->master();
+    // Unanswered too: sentinels that cannot be asked now are not asked again at once.
+    asked_at_ = Clock::now();
     if (!found) {
         log::debug("cannot confirm the master: {}", found.error().message);
         return;

@@ -6,6 +6,7 @@
 #include "redis/server_reply.hpp"
 
 #include <array>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -39,9 +40,11 @@ class Router {
     // reconnected to.
     void failed(Connection* conn);
     // Sentinel: asks the sentinels where the master is now, and drops the connection to the old
-    // one if it moved (a demoted master accepts writes for seconds). Other deployments: nothing.
-    // Sentinels that cannot be asked are no error: the connection we have is kept.
-    void confirm_master();
+    // one if it moved (a demoted master accepts writes for seconds), unless they were asked less
+    // than `max_age` ago. Other deployments: nothing. Sentinels that cannot be asked are no
+    // error: the connection we have is kept. Call it before taking connections, never between:
+    // dropping the old master's connection invalidates what connection_for() handed out.
+    void confirm_master(Millis max_age = Millis(0));
     // Every master of the deployment: the server, or each master of a Cluster (asked with
     // CLUSTER SHARDS, or CLUSTER SLOTS before Redis 7).
     Result<std::vector<Connection*>> masters();
@@ -68,7 +71,8 @@ class Router {
     size_t default_ = 0;                       // the node for no key, or an unknown slot
     std::unique_ptr<std::array<int16_t, 16384>> slots_; // Cluster: slot -> node, or kUnknown
     std::optional<SentinelClient> sentinels_;
-    bool reached_ = false; // a server was connected to once
+    std::chrono::steady_clock::time_point asked_at_; // Sentinel: when they were last asked
+    bool reached_ = false;                           // a server was connected to once
 };
 
 } // namespace dlock::redis

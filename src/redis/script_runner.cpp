@@ -11,9 +11,11 @@ bool is_noscript(const Result<Reply>& reply) {
 }
 
 // Redis refuses every command this way while it loads its data set after a restart (LOADING)
-// and while a script runs past busy-reply-threshold (BUSY); both pass.
+// and while a script runs past busy-reply-threshold (BUSY), and every write while fewer replicas
+// than its min-replicas-to-write are connected (NOREPLICAS); all pass.
 bool server_busy(std::string_view message) {
-    return message.starts_with("LOADING ") || message.starts_with("BUSY ");
+    return message.starts_with("LOADING ") || message.starts_with("BUSY ") ||
+           message.starts_with("NOREPLICAS ");
 }
 
 std::vector<std::string> evalsha(const EmbeddedScript& script, const ScriptCall& call) {

@@ -38,8 +38,8 @@ struct ScriptReplies {
 // cached; the calls refused with NOSCRIPT are sent again after SCRIPT LOAD (also caching it),
 // in a second round trip. An I/O error fails every call. Error replies come back as they are
 // (internal errors carrying the server's message: MOVED, TRYAGAIN... for the caller to act on),
-// but LOADING and BUSY (Redis loading its data set, or stuck in a slow script) are transient
-// `unavailable` errors: they pass.
+// but LOADING, BUSY and NOREPLICAS (Redis loading its data set, stuck in a slow script, or short
+// of its min-replicas-to-write) are transient `unavailable` errors: they pass.
 ScriptReplies run_script_pipelined(Connection& conn, const EmbeddedScript& script,
                                    std::span<const ScriptCall> calls, ScriptOptions options = {});
 
@@ -48,7 +48,8 @@ Result<Reply> run_script(Connection& conn, const EmbeddedScript& script,
                          const std::vector<std::string_view>& keys,
                          const std::vector<std::string_view>& args);
 
-// LOADING and BUSY replies become transient `unavailable` errors (see run_script_pipelined).
+// LOADING, BUSY and NOREPLICAS replies become transient `unavailable` errors (see
+// run_script_pipelined).
 Error classify_server_error(Error error);
 
 // The error of a script, as the user sees it: "script NAME.lua failed: ...".

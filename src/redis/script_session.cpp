@@ -16,6 +16,10 @@ using Clock = std::chrono::steady_clock;
 constexpr int kMaxRedirects = 5;
 constexpr Millis kFirstPause{10};
 constexpr Millis kMaxPause{200};
+// Sentinel: a master named longer ago than this is confirmed with the sentinels before it is
+// used (one round trip), since a demoted master takes writes for seconds: a release at the end
+// of a long run, a waiter's next try, go to the master of now.
+constexpr Millis kMasterMaxAge{1000};
 
 // The error of a result, if it is one; for a batch, the first call's (a redirect or a busy
 // cluster concerns the slot, so every call of a batch routed together).
@@ -60,6 +64,7 @@ Result<Connection*> ScriptSession::connection(std::optional<std::string_view> ke
 
 template <typename R, typename Attempt>
 R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
+    router_->confirm_master(kMasterMaxAge);
     const auto deadline = Clock::now() + deployment().command_timeout;
     Millis pause = kFirstPause;
     std::optional<Redirect> ask;
@@ -108,6 +113,13 @@ R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
         if (not_master(message)) {
             const auto where = (*conn)->options().endpoint.display();
             router_->failed(*conn);
+            // Sentinel: the master was demoted a moment ago. Nothing ran (a replica refuses
+            // every write): again, on the master the sentinels name now (a bounded number of
+            // times: each resolution waits for a master within the connect timeout).
+            if (deployment().kind == Deployment::Kind::sentinel && ++redirects <= kMaxRedirects) {
+                log::debug("{} is no longer the master ({}): asking the sentinels", where, message);
+                continue;
+            }
             // A replica named by the URL will not become the master by retrying; one Sentinel
             // or a Cluster named may have been demoted a moment ago.
             const bool direct =
@@ -133,6 +145,7 @@ bool ScriptSession::must_reroute(const Result<Reply>& reply) {
 
 ScriptReplies ScriptSession::pipelined(const EmbeddedScript& script,
                                        std::span<const ScriptCall> calls, const Replication* wait) {
+    router_->confirm_master(kMasterMaxAge);
     ScriptReplies out;
     out.replies.reserve(calls.size());
     for (size_t i = 0; i < calls.size(); ++i)

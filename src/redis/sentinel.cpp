@@ -10,6 +10,23 @@ namespace {
 // A sentinel that does not answer quickly is skipped for the next: there are others.
 constexpr Millis kSentinelTimeout{500};
 
+// An error from a sentinel's connection, which Connection words for a Redis server: it names
+// the sentinel, and a missing password is the sentinels' own, set apart from the master's.
+Error from_sentinel(Error error, const Endpoint& sentinel) {
+    if (error.message.find("(NOAUTH)") != std::string::npos) {
+        error.message = fmt::format("sentinel {} requires a password (NOAUTH): set "
+                                    "DLOCK_SENTINEL_PASSWORD or --sentinel-password-file",
+                                    sentinel.display());
+        return error;
+    }
+    constexpr std::string_view kRedisAt = "Redis at ";
+    if (const auto at = error.message.find(kRedisAt); at != std::string::npos)
+        error.message.replace(at, kRedisAt.size(), "sentinel ");
+    else // an error reply ("ERR unknown command 'SENTINEL'": the URL names no sentinel)
+        error.message = fmt::format("sentinel {}: {}", sentinel.display(), error.message);
+    return error;
+}
+
 } // namespace
 
 Result<Endpoint> SentinelClient::ask(const Endpoint& sentinel) {
@@ -21,12 +38,15 @@ Result<Endpoint> SentinelClient::ask(const Endpoint& sentinel) {
         options.endpoint.password = deployment_.sentinel_password;
         options.connect_timeout = std::min(options.connect_timeout, kSentinelTimeout);
         options.command_timeout = std::min(options.command_timeout, kSentinelTimeout);
-        TRY_ASSIGN(conn_, Connection::open(options));
+        auto opened = Connection::open(options);
+        if (!opened)
+            return tl::unexpected(from_sentinel(std::move(opened.error()), sentinel));
+        conn_.emplace(std::move(*opened));
     }
     auto reply = conn_->command({"SENTINEL", "GET-MASTER-ADDR-BY-NAME", deployment_.master_name});
     if (!reply) {
         reply.error().transient = true;
-        return tl::unexpected(reply.error());
+        return tl::unexpected(from_sentinel(std::move(reply.error()), sentinel));
     }
     if (reply->is_nil())
         return fail(exit_code::unavailable,
@@ -50,8 +70,9 @@ Result<Endpoint> SentinelClient::ask(const Endpoint& sentinel) {
 Result<Endpoint> SentinelClient::master() {
     const auto& sentinels = deployment_.nodes;
     std::string reasons;
+    const size_t first = current_;
     for (size_t tried = 0; tried < sentinels.size(); ++tried) {
-        const size_t i = (current_ + tried) % sentinels.size();
+        const size_t i = (first + tried) % sentinels.size();
         if (i != current_)
             conn_.reset();
         current_ = i;

@@ -42,7 +42,8 @@ bool cluster_busy(std::string_view message) {
 }
 
 bool not_master(std::string_view message) {
-    return message.starts_with("READONLY") || message.starts_with("MASTERDOWN");
+    return message.starts_with("READONLY") || message.starts_with("MASTERDOWN") ||
+           message.starts_with("UNBLOCKED");
 }
 
 } // namespace dlock::redis

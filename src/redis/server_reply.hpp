@@ -24,8 +24,9 @@ std::optional<Redirect> parse_redirect(std::string_view message);
 // progress): the same command succeeds after a short pause.
 bool cluster_busy(std::string_view message);
 
-// READONLY (we are talking to a replica) and MASTERDOWN (a replica that lost its master): the
-// server is not the master any more, e.g. after a Sentinel failover.
+// READONLY (we are talking to a replica), MASTERDOWN (a replica that lost its master) and
+// UNBLOCKED (a blocked BLPOP, when its server turned replica): the server is not the master any
+// more, e.g. after a Sentinel failover.
 bool not_master(std::string_view message);
 
 } // namespace dlock::redis
