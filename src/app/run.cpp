@@ -126,7 +126,8 @@ Result<int> run(const Target& target, const RunOptions& options) {
     // A permit is never re-entered: a nested `sem run` takes another one.
     const auto owners = RunOwners::resolve(options.names, options.permits == 0);
     const lock::HolderInfo self = self_info(options.command_line);
-    auto [store, factory] = redis::stores_for(target.quorum, target.redis, options.permits, self);
+    auto [store, factory] =
+        redis::stores_for(target.quorum, target.redis, options.permits, self, options.ttl);
     lock::Backend& backend = *store;
     lock::LeaseSet leases(std::move(factory), options.ttl, options.kill_after,
                           lock::kWaiterHeartbeat);

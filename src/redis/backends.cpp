@@ -19,9 +19,10 @@ lock::BackendFactory backend_factory_for(const Deployment& deployment, int64_t p
 }
 
 Stores stores_for(const std::vector<Deployment>& quorum, const Deployment& deployment,
-                  int64_t permits, const lock::HolderInfo& self) {
+                  int64_t permits, const lock::HolderInfo& self, Millis ttl) {
     if (!quorum.empty())
-        return {std::make_unique<RedlockBackend>(quorum, self), redlock_factory(quorum, self)};
+        return {std::make_unique<RedlockBackend>(quorum, self, ttl),
+                redlock_factory(quorum, self, ttl)};
     return {backend_for(deployment, permits), backend_factory_for(deployment, permits)};
 }
 

@@ -32,6 +32,6 @@ struct Stores {
     lock::BackendFactory factory;
 };
 Stores stores_for(const std::vector<Deployment>& quorum, const Deployment& deployment,
-                  int64_t permits, const lock::HolderInfo& self);
+                  int64_t permits, const lock::HolderInfo& self, Millis ttl);
 
 } // namespace dlock::redis

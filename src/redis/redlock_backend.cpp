@@ -21,6 +21,7 @@ using Clock = std::chrono::steady_clock;
 // A waiter's pause between rounds: no queue to wake it, and members' queues would disagree.
 constexpr Millis kMinRetry{50};
 constexpr Millis kMaxRetry{250};
+constexpr Millis kMinMemberTimeout{100};
 
 // Transient when any failure is: a retry may then reach a majority. Members never reached at
 // all (Redis down, a wrong URL) are not: that is reported at once.
@@ -32,10 +33,15 @@ bool any_transient(const std::vector<Result<T>>& results) {
 
 } // namespace
 
-RedlockBackend::RedlockBackend(const std::vector<Deployment>& members, lock::HolderInfo self)
+RedlockBackend::RedlockBackend(const std::vector<Deployment>& members, lock::HolderInfo self,
+                               Millis ttl)
     : self_(std::move(self)) {
-    for (const auto& member : members)
-        members_.push_back(std::make_unique<LockBackend>(member));
+    const Millis short_timeout = std::max(ttl / 10, kMinMemberTimeout);
+    for (Deployment member : members) {
+        member.connect_timeout = std::min(member.connect_timeout, short_timeout);
+        member.command_timeout = std::min(member.command_timeout, short_timeout);
+        members_.push_back(std::make_unique<LockBackend>(std::move(member)));
+    }
 }
 
 std::string RedlockBackend::name_of(size_t member) const {
@@ -247,10 +253,11 @@ Result<void> RedlockBackend::append(const lock::Keys& keys, const lock::HistoryF
                 fmt::format("no Redis member recorded the event: {}", failures(written)), true);
 }
 
-lock::BackendFactory redlock_factory(std::vector<Deployment> members, lock::HolderInfo self) {
-    return [members = std::move(members),
-            self = std::move(self)]() -> Result<std::unique_ptr<lock::Backend>> {
-        auto backend = std::make_unique<RedlockBackend>(members, self);
+lock::BackendFactory redlock_factory(std::vector<Deployment> members, lock::HolderInfo self,
+                                     Millis ttl) {
+    return [members = std::move(members), self = std::move(self),
+            ttl]() -> Result<std::unique_ptr<lock::Backend>> {
+        auto backend = std::make_unique<RedlockBackend>(members, self, ttl);
         TRY(backend->connect());
         return std::unique_ptr<lock::Backend>(std::move(backend));
     };

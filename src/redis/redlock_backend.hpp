@@ -26,8 +26,10 @@ namespace dlock::redis {
 // Shared holds, semaphores, latches and --min-hold are not offered (the caller refuses them).
 class RedlockBackend final : public lock::Backend, public lock::History {
   public:
-    // `self` is written as the holder where a renewal takes a member back.
-    RedlockBackend(const std::vector<Deployment>& members, lock::HolderInfo self);
+    // `self` is written as the holder where a renewal takes a member back. A member gets at most
+    // a tenth of `ttl` (at least 100 ms, at most the configured timeouts) to connect and to
+    // answer: one that takes longer holds up every round for nothing.
+    RedlockBackend(const std::vector<Deployment>& members, lock::HolderInfo self, Millis ttl);
 
     // Connects to every member; an error only when a majority cannot be reached.
     Result<void> connect();
@@ -60,6 +62,7 @@ class RedlockBackend final : public lock::Backend, public lock::History {
 };
 
 // A factory for the watchdog: each call opens a new RedlockBackend and connects it.
-lock::BackendFactory redlock_factory(std::vector<Deployment> members, lock::HolderInfo self);
+lock::BackendFactory redlock_factory(std::vector<Deployment> members, lock::HolderInfo self,
+                                     Millis ttl);
 
 } // namespace dlock::redis
