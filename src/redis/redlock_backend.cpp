@@ -156,50 +156,59 @@ Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
 std::vector<Result<bool>> RedlockBackend::renew(std::span<const lock::RenewRequest> requests) {
     const size_t n = members_.size(), q = lock::quorum(n);
     const auto sent_at = Clock::now();
-    std::vector<std::vector<Result<bool>>> per_member(n);
+    std::vector<std::vector<Result<bool>>> votes(n);
     fan_out(n, [&](size_t i) {
-        auto renewed = members_[i]->renew(requests);
-        renewed.resize(requests.size(), tl::unexpected(Error{exit_code::internal,
-                                                             "no answer for this lease", true}));
-        // Not ours here: the member may have restarted empty. Take it again if it is free.
-        for (size_t k = 0; k < requests.size(); ++k) {
-            if (!renewed[k] || *renewed[k])
-                continue;
-            const auto& req = requests[k];
-            auto again = members_[i]->acquire(
-                req.keys, lock::AcquireRequest{std::string(req.owner), std::string(req.hold_id),
-                                               req.ttl, "", lock::kWaiterHeartbeat, self_, false});
-            if (!again) {
-                renewed[k] = tl::unexpected(std::move(again.error()));
-            } else if (again->acquired) {
-                log::info("Redlock: {} had lost {}: taken again", name_of(i), req.keys.lock);
-                renewed[k] = true;
-            }
-        }
-        per_member[i] = std::move(renewed);
+        votes[i] = members_[i]->renew(requests);
+        votes[i].resize(requests.size(),
+                        tl::unexpected(Error{exit_code::internal, "no answer for this lease", true}));
+    });
+    auto count = [&](size_t k, bool renewed) {
+        return static_cast<size_t>(std::count_if(votes.begin(), votes.end(), [&](const auto& v) {
+            return v[k] && *v[k] == renewed;
+        }));
+    };
+
+    // A minority that lost a lease the majority still has restarted empty (or its key was
+    // evicted): take it again there if the name is free, so that one more failure does not cost
+    // the majority. A majority that lost it means the lease is gone (expired, or broken by
+    // `release --force`): never taken again then.
+    std::vector<std::pair<size_t, size_t>> repairs; // (member, request)
+    for (size_t k = 0; k < requests.size(); ++k)
+        if (count(k, true) >= q)
+            for (size_t i = 0; i < n; ++i)
+                if (votes[i][k] && !*votes[i][k])
+                    repairs.emplace_back(i, k);
+    fan_out(repairs.size(), [&](size_t j) {
+        const auto [i, k] = repairs[j];
+        const auto& req = requests[k];
+        auto again = members_[i]->acquire(
+            req.keys, lock::AcquireRequest{std::string(req.owner), std::string(req.hold_id),
+                                           req.ttl, "", lock::kWaiterHeartbeat, self_, false});
+        if (again && again->acquired)
+            log::info("Redlock: {} had lost {}: taken again", name_of(i), req.keys.lock);
     });
 
     std::vector<Result<bool>> out;
     out.reserve(requests.size());
     for (size_t k = 0; k < requests.size(); ++k) {
-        std::vector<Result<bool>> votes;
-        for (size_t i = 0; i < n; ++i)
-            votes.push_back(per_member[i][k]);
-        const auto yes = static_cast<size_t>(
-            std::count_if(votes.begin(), votes.end(), [](auto& v) { return v && *v; }));
-        const auto no = static_cast<size_t>(
-            std::count_if(votes.begin(), votes.end(), [](auto& v) { return v && !*v; }));
+        const size_t yes = count(k, true), no = count(k, false);
         const bool in_time = lock::validity(requests[k].ttl, Clock::now() - sent_at) > Millis(0);
-        if (yes >= q && in_time)
+        if (yes >= q && in_time) {
             out.emplace_back(true);
-        else if (no >= q)
+            continue;
+        }
+        if (no >= q) {
             out.emplace_back(false);
-        else
-            out.emplace_back(fail(exit_code::unavailable,
-                                  fmt::format("renewed on {} of {} Redis members ({} needed{}){}",
-                                              yes, n, q, in_time ? "" : ", and too late",
-                                              yes + no < n ? ": " + failures(votes) : ""),
-                                  true));
+            continue;
+        }
+        std::vector<Result<bool>> of_this;
+        for (size_t i = 0; i < n; ++i)
+            of_this.push_back(votes[i][k]);
+        out.emplace_back(fail(exit_code::unavailable,
+                              fmt::format("renewed on {} of {} Redis members ({} needed{}){}", yes,
+                                          n, q, in_time ? "" : ", and too late",
+                                          yes + no < n ? ": " + failures(of_this) : ""),
+                              true));
     }
     return out;
 }
