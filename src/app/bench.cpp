@@ -282,6 +282,7 @@ void print_json(const Target& c, const Uncontended& u, const std::vector<Handove
 } // namespace
 
 Result<int> bench(const Target& target, const BenchOptions& options) {
+    TRY(refuse_under_redlock(target, "dlock bench"));
     TRY_ASSIGN(const auto uncontended, measure_uncontended(target, options));
     std::vector<Handover> runs;
     for (int k : options.waiters) {

@@ -1,5 +1,6 @@
 #include "app/force_release.hpp"
 
+#include "app/quorum.hpp"
 #include "app/self_info.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
@@ -102,6 +103,33 @@ Result<int> break_permits(redis::ScriptSession& session, const std::string& pref
     return woke(broken->woken);
 }
 
+// Under Redlock: broken on every member at once, each reported on its own line.
+Result<int> break_quorum_lock(const Target& target, const std::string& name) {
+    const auto keys = lock::Keys::of(target.prefix, name);
+    const auto self = self_info("dlock release --force " + name);
+    TRY_ASSIGN(const auto broken,
+               on_every_member<redis::BrokenLock>(target, [&](redis::ScriptSession& session) {
+                   return redis::force_release_lock(session, keys, self, lock::kWaiterHeartbeat);
+               }));
+    const int64_t now = wall_now_ms();
+    bool any = false;
+    for (size_t i = 0; i < broken.size(); ++i) {
+        if (!broken[i]) {
+            out::print("{}: unreachable: {}\n", member_name(target, i), broken[i].error().message);
+            continue;
+        }
+        for (const auto& hold : broken[i]->holds)
+            out::print("{}: released {} ({}) held by {}\n", member_name(target, i), name,
+                       how_held(hold.mode), holder_text(hold.holder, now));
+        any = any || !broken[i]->holds.empty();
+    }
+    if (!any) {
+        out::print("{} is not held on any member that answered; nothing to release\n", name);
+        return exit_code::nothing;
+    }
+    return exit_code::ok;
+}
+
 } // namespace
 
 Result<std::string> parse_permit_id(std::string_view text) {
@@ -116,6 +144,11 @@ Result<std::string> parse_permit_id(std::string_view text) {
 }
 
 Result<int> force_release(const Target& target, const ForceReleaseOptions& options) {
+    if (!target.quorum.empty()) {
+        if (!options.permit.empty() || options.all_permits)
+            TRY(refuse_under_redlock(target, "--permit and --all-permits (semaphores)"));
+        return break_quorum_lock(target, options.name);
+    }
     redis::ScriptSession session(target.redis);
     TRY(session.connect());
     if (!options.permit.empty() || options.all_permits)

@@ -39,6 +39,7 @@ Result<int64_t> parse_latch_count(std::string_view text, std::string_view what) 
 }
 
 Result<int> latch_create(const Target& target, const LatchCreateOptions& options) {
+    TRY(refuse_under_redlock(target, "dlock latch"));
     const auto keys = lock::LatchKeys::of(target.prefix, options.name);
     redis::LatchStore store(target.redis);
     auto created = store.create(keys, options.count, options.ttl);
@@ -57,6 +58,7 @@ Result<int> latch_create(const Target& target, const LatchCreateOptions& options
 }
 
 Result<int> latch_count_down(const Target& target, const LatchCountDownOptions& options) {
+    TRY(refuse_under_redlock(target, "dlock latch"));
     const auto keys = lock::LatchKeys::of(target.prefix, options.name);
     redis::LatchStore store(target.redis);
     auto counted = store.count_down(keys, options.n, random_hex(16), kWakeTtl);
@@ -69,6 +71,7 @@ Result<int> latch_count_down(const Target& target, const LatchCountDownOptions& 
 }
 
 Result<int> latch_wait(const Target& target, const LatchWaitOptions& options) {
+    TRY(refuse_under_redlock(target, "dlock latch"));
     const auto keys = lock::LatchKeys::of(target.prefix, options.name);
     const auto start = Clock::now();
     redis::LatchStore store(target.redis);
@@ -108,6 +111,7 @@ Result<int> latch_wait(const Target& target, const LatchWaitOptions& options) {
 }
 
 Result<int> latch_status(const Target& target, const LatchStatusOptions& options) {
+    TRY(refuse_under_redlock(target, "dlock latch"));
     const auto keys = lock::LatchKeys::of(target.prefix, options.name);
     redis::LatchStore store(target.redis);
     auto latch = store.status(keys);

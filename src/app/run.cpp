@@ -113,14 +113,24 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
 } // namespace
 
 Result<int> run(const Target& target, const RunOptions& options) {
-    TRY(check_fd_budget()); // before anything is written to Redis
+    if (options.permits > 0)
+        TRY(refuse_under_redlock(target, "dlock sem run"));
+    if (options.shared)
+        TRY(refuse_under_redlock(target, "a shared lock (-s)"));
+    if (options.min_hold > Millis(0))
+        TRY(refuse_under_redlock(target, "--min-hold"));
+    // Before anything is written to Redis. Redlock: a connection per member, twice.
+    const int extra_members =
+        target.quorum.empty() ? 0 : static_cast<int>(target.quorum.size()) - 1;
+    TRY(check_fd_budget(kRunFds + 2 * extra_members));
     // A permit is never re-entered: a nested `sem run` takes another one.
     const auto owners = RunOwners::resolve(options.names, options.permits == 0);
     const lock::HolderInfo self = self_info(options.command_line);
-    const auto store = redis::backend_for(target.redis, options.permits);
+    auto [store, factory] =
+        redis::stores_for(target.quorum, target.redis, options.permits, self, options.ttl);
     lock::Backend& backend = *store;
-    lock::LeaseSet leases(redis::backend_factory_for(target.redis, options.permits), options.ttl,
-                          options.kill_after, lock::kWaiterHeartbeat);
+    lock::LeaseSet leases(std::move(factory), options.ttl, options.kill_after,
+                          lock::kWaiterHeartbeat);
     // A signal while a multi-name run waits for a later name must not leave the earlier ones
     // held until their TTL runs out: catch it, give them back, then die of it. (One name: the
     // default action is right, and costs no system calls.)

@@ -9,6 +9,7 @@
 namespace dlock::app {
 
 Result<int> semaphore_status(const Target& target, const SemaphoreStatusOptions& options) {
+    TRY(refuse_under_redlock(target, "dlock sem status"));
     redis::ScriptSession session(target.redis);
     TRY(session.connect());
     auto state = redis::read_permits(session, target.prefix, options.name);

@@ -1,5 +1,6 @@
 #include "app/status.hpp"
 
+#include "app/quorum_status.hpp"
 #include "app/status_view.hpp"
 #include "redis/status_reader.hpp"
 #include "util/output.hpp"
@@ -9,6 +10,8 @@
 namespace dlock::app {
 
 Result<int> status(const Target& target, const StatusOptions& options) {
+    if (!target.quorum.empty())
+        return quorum_status(target, options);
     redis::ScriptSession session(target.redis);
     TRY(session.connect());
     std::vector<std::string> names = options.names;

@@ -57,12 +57,16 @@ void GlobalOptions::add_to(CLI::App& app) {
         valued_.push_back({option, key, &value});
         return option;
     };
-    valued("--redis", "redis", redis_url,
-           "Redis URL: redis://[user[:password]@]host[:port][/db], rediss:// (TLS), "
-           "redis://h1:p1,h2:p2 (Cluster seeds), redis-sentinel://s1,s2,s3#master, or "
-           "unix:///path/to/sock[?db=N] (env DLOCK_REDIS_URL, REDIS_URL; default "
-           "redis://127.0.0.1:6379)",
-           "URL");
+    // Given several times: the members of a Redlock quorum (see given()).
+    redis_option_ =
+        app.add_option("--redis", redis_urls,
+                       "Redis URL: redis://[user[:password]@]host[:port][/db], rediss:// (TLS), "
+                       "redis://h1:p1,h2:p2 (Cluster seeds), redis-sentinel://s1,s2,s3#master, or "
+                       "unix:///path/to/sock[?db=N] (env DLOCK_REDIS_URL, REDIS_URL; default "
+                       "redis://127.0.0.1:6379); several --redis: the members of a Redlock quorum")
+            ->expected(1) // one URL per --redis: the next word is the subcommand
+            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+            ->option_text("URL");
     valued("--password-file", "password-file", password_file,
            "read the Redis password from FILE (or set DLOCK_REDIS_PASSWORD)", "FILE");
     valued("--sentinel-user", "sentinel-user", sentinel_user,
@@ -106,6 +110,13 @@ void GlobalOptions::add_to(CLI::App& app) {
 
 std::vector<config::FlagValue> GlobalOptions::given() const {
     std::vector<config::FlagValue> flags;
+    // Several --redis are one value, the URLs separated by spaces (as in DLOCK_REDIS_URL).
+    if (redis_option_->count() > 0) {
+        std::string urls;
+        for (const auto& url : redis_urls)
+            urls += (urls.empty() ? "" : " ") + url;
+        flags.push_back({"redis", urls, "--redis"});
+    }
     for (const auto& v : valued_)
         if (v.option->count() > 0)
             flags.push_back({v.key, *v.value, v.option->get_name()});
@@ -149,48 +160,63 @@ Result<std::optional<std::string>> GlobalOptions::secret(std::string_view key) c
 }
 
 Result<app::Target> GlobalOptions::resolve() const {
-    app::Target out;
-    const auto& url = settings_.get("redis");
-    TRY_ASSIGN(const auto urls, typed(url, config::split_urls(url.value)));
-    if (urls.size() > 1)
-        return usage_error(fmt::format("{}: several Redis URLs (a Redlock quorum) are not "
-                                       "supported yet",
-                                       url.origin));
-    TRY_ASSIGN(out.redis, typed(url, redis::parse_deployment(urls.front())));
-    redis::Deployment& d = out.redis;
-
-    // A password or password-file from anywhere beats a password in the URL.
+    // What every member of the deployment shares: credentials from files or the environment, TLS,
+    // timeouts, --min-replicas.
+    redis::Deployment shared;
     TRY_ASSIGN(const auto password, secret("password"));
-    if (password)
-        d.set_password(*password);
     TRY_ASSIGN(const auto sentinel_password, secret("sentinel-password"));
-    d.sentinel_password = sentinel_password.value_or("");
-    d.sentinel_user = settings_.get("sentinel-user").value;
+    shared.sentinel_password = sentinel_password.value_or("");
+    shared.sentinel_user = settings_.get("sentinel-user").value;
 
-    d.tls.ca_file = settings_.get("tls-ca-file").value;
-    d.tls.ca_dir = settings_.get("tls-ca-dir").value;
-    d.tls.cert_file = settings_.get("tls-cert").value;
-    d.tls.key_file = settings_.get("tls-key").value;
-    d.tls.server_name = settings_.get("tls-server-name").value;
-    d.tls.insecure = config::to_bool(settings_.get("tls-insecure").value).value_or(false);
-    if (d.tls.cert_file.empty() != d.tls.key_file.empty())
+    shared.tls.ca_file = settings_.get("tls-ca-file").value;
+    shared.tls.ca_dir = settings_.get("tls-ca-dir").value;
+    shared.tls.cert_file = settings_.get("tls-cert").value;
+    shared.tls.key_file = settings_.get("tls-key").value;
+    shared.tls.server_name = settings_.get("tls-server-name").value;
+    shared.tls.insecure = config::to_bool(settings_.get("tls-insecure").value).value_or(false);
+    if (shared.tls.cert_file.empty() != shared.tls.key_file.empty())
         return usage_error("--tls-cert and --tls-key go together: a client certificate needs "
                            "its key");
-
-    const auto& prefix_setting = settings_.get("prefix");
-    TRY_ASSIGN(out.prefix, typed(prefix_setting, lock::validate_prefix(prefix_setting.value)));
 
     const auto& connect = settings_.get("connect-timeout");
     const auto& command = settings_.get("timeout");
     const auto& replicas = settings_.get("min-replicas");
     const auto& replica_timeout = settings_.get("replica-timeout");
-    TRY_ASSIGN(d.connect_timeout, typed(connect, parse_duration(connect.value)));
-    TRY_ASSIGN(d.command_timeout, typed(command, parse_duration(command.value)));
+    TRY_ASSIGN(shared.connect_timeout, typed(connect, parse_duration(connect.value)));
+    TRY_ASSIGN(shared.command_timeout, typed(command, parse_duration(command.value)));
     TRY_ASSIGN(const int64_t min_replicas,
                typed(replicas, parse_integer(replicas.value, 0, 1000, "--min-replicas")));
-    d.replication.min_replicas = static_cast<int>(min_replicas);
-    TRY_ASSIGN(d.replication.timeout,
+    shared.replication.min_replicas = static_cast<int>(min_replicas);
+    TRY_ASSIGN(shared.replication.timeout,
                typed(replica_timeout, parse_duration(replica_timeout.value)));
+
+    app::Target out;
+    const auto& url = settings_.get("redis");
+    TRY_ASSIGN(const auto urls, typed(url, config::split_urls(url.value)));
+    // Several URLs are the independent members of a Redlock quorum: an odd number, so that two
+    // halves can never both have a majority.
+    if (urls.size() > 1 && (urls.size() < 3 || urls.size() % 2 == 0))
+        return usage_error(fmt::format("{}: {} Redis URLs: a Redlock quorum needs an odd number "
+                                       "of independent members, 3 or more",
+                                       url.origin, urls.size()));
+    for (const auto& member : urls) {
+        TRY_ASSIGN(redis::Deployment d, typed(url, redis::parse_deployment(member)));
+        const auto where = std::move(d);
+        d = shared;
+        d.kind = where.kind;
+        d.nodes = where.nodes;
+        d.master_name = where.master_name;
+        d.master = where.master;
+        if (password)
+            d.set_password(*password);
+        out.quorum.push_back(std::move(d));
+    }
+    out.redis = out.quorum.front();
+    if (out.quorum.size() == 1)
+        out.quorum.clear();
+
+    const auto& prefix_setting = settings_.get("prefix");
+    TRY_ASSIGN(out.prefix, typed(prefix_setting, lock::validate_prefix(prefix_setting.value)));
     return out;
 }
 

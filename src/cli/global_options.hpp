@@ -15,7 +15,7 @@ namespace dlock::cli {
 // config files (see config/settings.hpp for the order); resolve() turns the result into the
 // target of the subcommand: the Redis server and the key prefix.
 struct GlobalOptions {
-    std::string redis_url;
+    std::vector<std::string> redis_urls;
     std::string password_file;
     std::string prefix;
     std::string connect_timeout;
@@ -57,6 +57,7 @@ struct GlobalOptions {
         const std::string* value;
     };
     std::vector<Valued> valued_;
+    CLI::Option* redis_option_ = nullptr;
     config::Settings settings_;
 };
 

@@ -1,6 +1,7 @@
 #include "redis/backends.hpp"
 
 #include "redis/lock_backend.hpp"
+#include "redis/redlock_backend.hpp"
 #include "redis/semaphore_backend.hpp"
 
 namespace dlock::redis {
@@ -15,6 +16,14 @@ lock::BackendFactory backend_factory_for(const Deployment& deployment, int64_t p
     if (permits > 0)
         return connecting_factory<SemaphoreBackend>(deployment, permits);
     return backend_factory(deployment);
+}
+
+Stores stores_for(const std::vector<Deployment>& quorum, const Deployment& deployment,
+                  int64_t permits, const lock::HolderInfo& self, Millis ttl) {
+    if (!quorum.empty())
+        return {std::make_unique<RedlockBackend>(quorum, self, ttl),
+                redlock_factory(quorum, self, ttl)};
+    return {backend_for(deployment, permits), backend_factory_for(deployment, permits)};
 }
 
 } // namespace dlock::redis

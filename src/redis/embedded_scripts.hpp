@@ -26,6 +26,7 @@ extern const EmbeddedScript& renew;         // extend a lease we still hold
 extern const EmbeddedScript& release;       // drop one hold, wake who can proceed
 extern const EmbeddedScript& leave;         // a waiter gives up its place in the queue
 extern const EmbeddedScript& force_release; // `dlock release --force NAME`
+extern const EmbeddedScript& fence_commit;  // Redlock: commit the token chosen by a quorum
 // Semaphores (redis/semaphore_backend.cpp, redis/force_release.cpp).
 extern const EmbeddedScript& sem_acquire;       // take or queue for one of LIMIT permits
 extern const EmbeddedScript& sem_renew;         // extend a permit we still hold

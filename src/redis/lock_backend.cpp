@@ -112,6 +112,16 @@ Result<void> LockBackend::append(const lock::Keys& keys, const lock::HistoryFiel
     return append_history(session_, keys.history, fields);
 }
 
+Result<bool> LockBackend::commit_fence(const lock::Keys& keys, std::string_view owner,
+                                       int64_t token) {
+    const std::string digits = std::to_string(token);
+    auto reply = run(scripts::fence_commit, {keys.lock, keys.fence}, {owner, digits});
+    TRY(reply);
+    if (!reply->is_integer())
+        return tl::unexpected(bad_reply(scripts::fence_commit));
+    return reply->integer() == 1;
+}
+
 lock::BackendFactory backend_factory(Deployment deployment) {
     return connecting_factory<LockBackend>(std::move(deployment));
 }

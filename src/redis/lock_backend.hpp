@@ -31,6 +31,12 @@ class LockBackend final : public lock::Backend, public lock::History {
     lock::History* history() override { return this; }
     Result<void> append(const lock::Keys& keys, const lock::HistoryFields& fields) override;
 
+    // Redlock's second round (lua/fence_commit.lua): true when `owner` holds the lock here and
+    // the fencing counter now is at least `token`.
+    Result<bool> commit_fence(const lock::Keys& keys, std::string_view owner, int64_t token);
+    // Where this backend's server is, for messages.
+    std::string display() const { return session_.deployment().display(); }
+
   private:
     Result<Reply> run(const EmbeddedScript& script, const std::vector<std::string_view>& keys,
                       const std::vector<std::string_view>& args) {

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "app/target.hpp"
+#include "lock/quorum.hpp"
+#include "redis/script_session.hpp"
+#include "util/fan_out.hpp"
+
+#include <fmt/format.h>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dlock::app {
+
+// The inspection commands under Redlock (status, history, release --force) ask every member.
+
+// "member 2 (h:6380)".
+std::string member_name(const Target& target, size_t member);
+
+// Runs `ask` on a session of each member of target.quorum at once; one result per member, in
+// order. When fewer than a majority answered, an `unavailable` Error naming each failure.
+template <typename T>
+Result<std::vector<Result<T>>>
+on_every_member(const Target& target, const std::function<Result<T>(redis::ScriptSession&)>& ask) {
+    const size_t n = target.quorum.size();
+    std::vector<Result<T>> answers(n);
+    fan_out(n, [&](size_t i) {
+        redis::ScriptSession session(target.quorum[i]);
+        answers[i] = ask(session);
+    });
+    std::string failures;
+    size_t answered = 0;
+    bool transient = false;
+    for (size_t i = 0; i < n; ++i) {
+        if (answers[i]) {
+            ++answered;
+            continue;
+        }
+        transient = transient || answers[i].error().transient;
+        failures += fmt::format("{}{}: {}", failures.empty() ? "" : "; ", member_name(target, i),
+                                answers[i].error().message);
+    }
+    if (answered < lock::quorum(n))
+        return fail(exit_code::unavailable,
+                    fmt::format("no majority of the {} Redis members answered ({} needed): {}", n,
+                                lock::quorum(n), failures),
+                    transient);
+    return answers;
+}
+
+} // namespace dlock::app

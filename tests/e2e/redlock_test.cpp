@@ -1,0 +1,279 @@
+// Redlock: one lease over several independent redis-servers (`--redis` given 3 or 5 times),
+// driven through the binary against five private servers. What must hold: a majority is
+// enough and needed, a member failing, pausing or restarting empty does not cost the lease,
+// fencing tokens strictly increase across holders, and no two holders ever overlap.
+
+#include "e2e/e2e_helpers.hpp"
+
+#include <fcntl.h>
+#include <mutex>
+
+using namespace dlock::test;
+using namespace dlock::test::e2e;
+
+namespace {
+
+// Five independent servers, each its own RedisServer.
+struct Members {
+    std::vector<std::unique_ptr<RedisServer>> servers;
+
+    bool start(size_t n = 5) {
+        for (size_t i = 0; i < n; ++i) {
+            auto server = RedisServer::start();
+            if (!server)
+                return false;
+            servers.push_back(std::move(server));
+        }
+        return true;
+    }
+    // `--redis URL` for each of the first `n` members, then `args`.
+    std::vector<std::string> with(std::vector<std::string> args, size_t n = 5) const {
+        std::vector<std::string> out;
+        for (size_t i = 0; i < n; ++i)
+            out.insert(out.end(), {"--redis", servers[i]->url()});
+        out.insert(out.end(), args.begin(), args.end());
+        return out;
+    }
+    size_t holding(const std::string& name) const {
+        size_t n = 0;
+        for (const auto& s : servers)
+            n += exists(*s, key(name)) ? 1 : 0;
+        return n;
+    }
+};
+
+#define REQUIRE_MEMBERS(var)                                                                       \
+    Members var;                                                                                   \
+    if (!var.start()) {                                                                            \
+        if (::dlock::test::redis_required())                                                       \
+            FAIL("redis-server not found, and CI is set: Redis tests must run");                   \
+        WARN("redis-server not found: skipping this Redis test");                                  \
+        return;                                                                                    \
+    }
+
+std::unique_ptr<Process> start_in(const Members& m, std::vector<std::string> args,
+                                  const Env& env = {}, size_t n = 5) {
+    return std::make_unique<Process>(m.with(std::move(args), n), clean_env(env));
+}
+
+ProcessResult run_in(const Members& m, std::vector<std::string> args, const Env& env = {},
+                     size_t n = 5) {
+    return run_dlock(m.with(std::move(args), n), clean_env(env));
+}
+
+} // namespace
+
+TEST_CASE("a Redlock run holds the lease on every member and commits one fencing token",
+          "[e2e][redlock]") {
+    REQUIRE_MEMBERS(m);
+    auto r = run_in(m, {"run", "job", "--", "sh", "-c", "echo $DLOCK_FENCING_TOKEN"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const std::string token = trim(r.out);
+    for (const auto& s : m.servers)
+        CHECK(std::string(s->cmd({"GET", key("job", "fence")}).str()) == token);
+    CHECK(m.holding("job") == 0); // released everywhere
+    auto again = run_in(m, {"run", "job", "--", "sh", "-c", "echo $DLOCK_FENCING_TOKEN"});
+    CHECK(std::stoll(trim(again.out)) > std::stoll(token));
+}
+
+TEST_CASE("Redlock runs with a minority of members down and refuses fast without a majority",
+          "[e2e][redlock]") {
+    REQUIRE_MEMBERS(m);
+    m.servers[0]->stop();
+    m.servers[3]->stop();
+    auto minority = run_in(m, {"run", "job", "--", "true"});
+    INFO(minority.err);
+    CHECK(minority.exit_code == 0);
+
+    m.servers[4]->stop();
+    const auto start = Clock::now();
+    auto majority = run_in(m, {"run", "job", "--", "touch", "/nonexistent/ran"});
+    CHECK(majority.exit_code == 69);
+    CHECK(since(start) < 2s);
+    // Each member's own reason, not just "no quorum".
+    CHECK(majority.err.find("no majority of the 5 Redis members") != std::string::npos);
+    for (int member : {1, 4, 5}) {
+        INFO(majority.err);
+        CHECK(majority.err.find("member " + std::to_string(member) + " (") != std::string::npos);
+    }
+    CHECK(std::count(majority.err.begin(), majority.err.end(), '\n') == 1);
+}
+
+TEST_CASE("a Redlock holder refuses others, and a waiter gets the lease after it",
+          "[e2e][redlock]") {
+    REQUIRE_MEMBERS(m);
+    TempDir dir;
+    auto holder =
+        start_in(m, {"run", "job", "-c", "touch \"$D/held\"; " + kAwaitGo}, {{"D", dir.path()}});
+    REQUIRE(eventually([&] { return file_exists(dir / "held"); }));
+    auto refused = run_in(m, {"run", "job", "--", "true"});
+    CHECK(refused.exit_code == 75);
+    auto waiter = start_in(m, {"run", "-w", "20s", "job", "--", "touch", dir / "ran"});
+    std::this_thread::sleep_for(300ms);
+    CHECK(waiter->running());
+    const auto released = Clock::now();
+    touch(dir / "go");
+    CHECK(holder->wait(10s).exit_code == 0);
+    auto w = waiter->wait(20s);
+    INFO(w.err);
+    CHECK(w.exit_code == 0);
+    CHECK(since(released) < 3s); // jittered retries, 50-250 ms apart
+    CHECK(file_exists(dir / "ran"));
+}
+
+TEST_CASE("a Redlock member paused or restarted empty while held costs nothing", "[e2e][redlock]") {
+    REQUIRE_MEMBERS(m);
+    TempDir dir;
+    // TTL 2s: renewed every 667 ms; the command outlives three TTLs.
+    auto holder = start_in(m, {"run", "--ttl", "2s", "job", "-c", "touch \"$D/held\"; sleep 6"},
+                           {{"D", dir.path()}});
+    REQUIRE(eventually([&] { return file_exists(dir / "held"); }));
+    kill(m.servers[1]->pid(), SIGSTOP);
+    m.servers[2]->restart(); // no persistence: back without the lock
+    CHECK_FALSE(exists(*m.servers[2], key("job")));
+    // Repaired at a later renewal: the name was free there.
+    CHECK(eventually([&] { return exists(*m.servers[2], key("job")); }, 3s));
+    auto r = holder->wait(20s);
+    kill(m.servers[1]->pid(), SIGCONT);
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("release --force breaks a Redlock lease on every member and stops its holder",
+          "[e2e][redlock]") {
+    REQUIRE_MEMBERS(m);
+    TempDir dir;
+    auto holder = start_in(m, {"run", "--ttl", "3s", "job", "-c", "touch \"$D/held\"; sleep 10"},
+                           {{"D", dir.path()}});
+    REQUIRE(eventually([&] { return file_exists(dir / "held"); }));
+    auto forced = run_in(m, {"release", "--force", "job"});
+    CHECK(forced.exit_code == 0);
+    CHECK(std::count(forced.out.begin(), forced.out.end(), '\n') == 5); // one line per member
+    auto r = holder->wait(10s);
+    CHECK(r.exit_code == 76); // never taken back: a majority lost it
+    CHECK(m.holding("job") == 0);
+}
+
+TEST_CASE("Redlock holders never overlap and their tokens strictly increase", "[e2e][redlock]") {
+    REQUIRE_MEMBERS(m);
+    TempDir dir;
+    // Each critical section creates an exclusive marker (noclobber: fails if another section is
+    // inside), appends its token to a log, and removes the marker.
+    write_file(dir / "section.sh",
+               "set -C; : > \"$D/inside\" || echo overlap >> \"$D/overlaps\"; set +C\n"
+               "echo $DLOCK_FENCING_TOKEN >> \"$D/tokens\"\n"
+               "sleep 0.01\n"
+               "rm -f \"$D/inside\"\n",
+               0700);
+    std::string dlock = dlock_binary();
+    for (const auto& word : m.with({"run", "-w", "60s", "job", "--", "sh", dir / "section.sh"}))
+        dlock += " '" + word + "'";
+    write_file(dir / "client.sh", "for i in 1 2 3 4 5 6; do " + dlock + " || exit $?; done\n",
+               0700);
+    std::vector<std::unique_ptr<Process>> clients;
+    for (int c = 0; c < 8; ++c)
+        clients.push_back(std::make_unique<Process>(std::vector<std::string>{dir / "client.sh"},
+                                                    clean_env({{"D", dir.path()}}), "/bin/sh"));
+    for (auto& c : clients) {
+        auto r = c->wait(120s);
+        INFO(r.err);
+        CHECK(r.exit_code == 0);
+    }
+    CHECK_FALSE(file_exists(dir / "overlaps"));
+    const auto tokens = lines(read_file(dir / "tokens"));
+    REQUIRE(tokens.size() == 48);
+    for (size_t i = 1; i < tokens.size(); ++i) {
+        INFO("token " << i << ": " << tokens[i - 1] << " then " << tokens[i]);
+        CHECK(std::stoll(tokens[i]) > std::stoll(tokens[i - 1]));
+    }
+}
+
+TEST_CASE("Redlock tokens keep increasing when members restart empty", "[e2e][redlock]") {
+    REQUIRE_MEMBERS(m);
+    int64_t last = 0;
+    for (size_t round = 0; round < 5; ++round) {
+        // A different pair of members loses everything before each run.
+        m.servers[round % 5]->restart();
+        m.servers[(round + 2) % 5]->restart();
+        auto r = run_in(m, {"run", "job", "--", "sh", "-c", "echo $DLOCK_FENCING_TOKEN"});
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        const int64_t token = std::stoll(trim(r.out));
+        CHECK(token > last);
+        last = token;
+    }
+}
+
+TEST_CASE("a member too slow to answer does not count", "[e2e][redlock]") {
+    REQUIRE_MEMBERS(m);
+    // Three members, one down and one paused: no majority answers within the member timeout
+    // (a tenth of the TTL), so the lease is not taken, fast, naming the paused member.
+    m.servers[0]->stop();
+    kill(m.servers[1]->pid(), SIGSTOP);
+    const auto start = Clock::now();
+    auto r = run_in(m, {"--timeout", "10s", "run", "--ttl", "2s", "job", "--", "true"}, {}, 3);
+    kill(m.servers[1]->pid(), SIGCONT);
+    INFO(r.err);
+    CHECK(r.exit_code == 69);
+    CHECK(since(start) < 3s);
+    CHECK(r.err.find("member 2 (") != std::string::npos);
+    CHECK(r.err.find("timed out") != std::string::npos);
+    // Once it answers again, nothing was left held by the failed attempt.
+    CHECK(eventually(
+        [&] { return !exists(*m.servers[1], key("job")) && !exists(*m.servers[2], key("job")); },
+        5s));
+}
+
+TEST_CASE("Redlock offers exclusive locks only, and an odd number of members", "[e2e][redlock]") {
+    REQUIRE_MEMBERS(m);
+    TempDir dir;
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"run", "-s", "job", "--", "touch", dir / "ran"},
+             {"run", "--min-hold", "1m", "job", "--", "touch", dir / "ran"},
+             {"sem", "run", "-p", "2", "job", "--", "touch", dir / "ran"},
+             {"sem", "status", "job"},
+             {"latch", "create", "job", "3"},
+             {"latch", "wait", "job"},
+             {"bench"}}) {
+        auto r = run_in(m, args);
+        INFO(args.front() << ": " << r.err);
+        CHECK(r.exit_code == 64);
+        CHECK(r.err.find("Redlock") != std::string::npos);
+    }
+    for (size_t n : {2, 4}) {
+        auto r = run_in(m, {"run", "job", "--", "touch", dir / "ran"}, {}, n);
+        CHECK(r.exit_code == 64);
+        CHECK(r.err.find("odd number") != std::string::npos);
+    }
+    CHECK_FALSE(file_exists(dir / "ran"));
+    for (const auto& s : m.servers)
+        CHECK(dbsize(*s) == 0);
+}
+
+TEST_CASE("status and history under Redlock show each member and the majority", "[e2e][redlock]") {
+    REQUIRE_MEMBERS(m);
+    TempDir dir;
+    auto holder =
+        start_in(m, {"run", "job", "-c", "touch \"$D/held\"; " + kAwaitGo}, {{"D", dir.path()}});
+    REQUIRE(eventually([&] { return file_exists(dir / "held"); }));
+    auto status = run_in(m, {"status"});
+    INFO(status.out);
+    CHECK(status.exit_code == 0);
+    CHECK(status.out.find("member 5 (") != std::string::npos);
+    CHECK(status.out.find("job: held by") != std::string::npos);
+    CHECK(status.out.find("on 5 of 5 members") != std::string::npos);
+    auto json = run_in(m, {"status", "--json"});
+    CHECK(json.out.find("\"majority\":[{\"name\":\"job\",\"held\":true,\"members\":5") !=
+          std::string::npos);
+    CHECK(trim(run_in(m, {"status", "--names"}).out) == "job");
+    touch(dir / "go");
+    CHECK(holder->wait(10s).exit_code == 0);
+    CHECK(run_in(m, {"status", "job"}).exit_code == 1);
+    auto history = run_in(m, {"history", "job"});
+    INFO(history.out);
+    const auto rows = lines(history.out);
+    REQUIRE(rows.size() == 3); // header, release, acquire: one line per event, not per member
+    CHECK(rows[1].find("release") != std::string::npos);
+    CHECK(rows[1].find("on 5/5 members") != std::string::npos);
+}
