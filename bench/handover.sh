@@ -18,17 +18,6 @@ bench_start_redis
 # shellcheck disable=SC2016 # expanded by the job's bash; $0 is the log file
 job='echo "s $EPOCHREALTIME" >>"$0"; sleep '"$HOLD"'; echo "e $EPOCHREALTIME" >>"$0"'
 
-# gaps LOG: prints "n p50 p99 max mean" of the handover gaps in ms; fails on overlapping jobs.
-gaps() {
-    sort -k2,2n "$1" | awk '
-        $1 == "s" { if (open) { print "overlap at " $2 > "/dev/stderr"; exit 1 }
-                    if (last != "") print ($2 - last) * 1000; open = 1 }
-        $1 == "e" { last = $2; open = 0 }' | sort -n |
-        awk '{ v[NR] = $1; sum += $1 }
-             END { p50 = int(NR * 0.50 + 0.999); p99 = int(NR * 0.99 + 0.999)
-                   printf "%d %.2f %.2f %.2f %.2f\n", NR, v[p50], v[p99], v[NR], sum / NR }'
-}
-
 # measure TOOL K: K+1 workers, HANDOVERS+1 jobs in all; prints one result line.
 measure() {
     local tool=$1 k=$2 log=$BENCH_TMP/$1-$2.log

@@ -72,3 +72,14 @@ redis_commandstats() {
     redis-cli -s "$REDIS_SOCK" info commandstats |
         sed -n 's/^cmdstat_\([^:]*\):calls=\([0-9]*\),.*/\1 \2/p'
 }
+
+# gaps LOG: prints "n p50 p99 max mean" of the handover gaps in ms; fails on overlapping jobs.
+gaps() {
+    sort -k2,2n "$1" | awk '
+        $1 == "s" { if (open) { print "overlap at " $2 > "/dev/stderr"; exit 1 }
+                    if (last != "") print ($2 - last) * 1000; open = 1 }
+        $1 == "e" { last = $2; open = 0 }' | sort -n |
+        awk '{ v[NR] = $1; sum += $1 }
+             END { p50 = int(NR * 0.50 + 0.999); p99 = int(NR * 0.99 + 0.999)
+                   printf "%d %.2f %.2f %.2f %.2f\n", NR, v[p50], v[p99], v[NR], sum / NR }'
+}
