@@ -125,8 +125,12 @@ TEST_CASE("an option given twice says so", "[e2e][usage]") {
     check_message(
         {"run", "--ttl", "5s", "--ttl=6s", "-w", "1s", "--ttl", "7s", "job", "--", "true"},
         "--ttl given 3 times (see dlock run --help)");
+    check_message({"--prefix", "a", "--prefix", "b", "status"},
+                  "--prefix given twice (see dlock --help)");
+    // --redis may be repeated: the members of a Redlock quorum, an odd number of them.
     check_message({"--redis", kNowhere, "--redis", kNowhere, "status"},
-                  "--redis given twice (see dlock --help)");
+                  "--redis: 2 Redis URLs: a Redlock quorum needs an odd number of independent "
+                  "members, 3 or more");
     check_message({"--verbose=2", "status"}, "--verbose takes no value (see dlock --help)");
 }
 

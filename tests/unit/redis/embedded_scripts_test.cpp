@@ -48,6 +48,7 @@ TEST_CASE("each script's handle is the embedded script of that name", "[scripts]
         {"release", &redis::scripts::release},
         {"leave", &redis::scripts::leave},
         {"force_release", &redis::scripts::force_release},
+        {"fence_commit", &redis::scripts::fence_commit},
         {"sem_acquire", &redis::scripts::sem_acquire},
         {"sem_renew", &redis::scripts::sem_renew},
         {"sem_release", &redis::scripts::sem_release},
