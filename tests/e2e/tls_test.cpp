@@ -113,7 +113,7 @@ TEST_CASE("a wrong CA, a wrong host name, a missing client certificate: 69 with 
     CHECK(dbsize(*server) == 0);
 }
 
-TEST_CASE("--tls-insecure works against an unknown CA, and warns", "[e2e][tls]") {
+TEST_CASE("an unknown CA is accepted with --tls-insecure, which warns", "[e2e][tls]") {
     REQUIRE_TLS_REDIS(server, "no");
     auto args = over_tls(*server, {"--tls-insecure", "run", "job", "--", "true"}, false);
     args[3] = tls_files()->other_ca;
