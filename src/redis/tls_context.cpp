@@ -118,16 +118,18 @@ Result<ContextPtr> make_context(const OpenSslApi& api, const TlsOptions& options
 } // namespace
 
 Result<SSL_CTX*> tls_context(const OpenSslApi& api, const TlsOptions& options) {
-    // One process uses one set of options (tests use several): a short list, never pruned.
+    // One process uses one set of options (tests use several): a short list, never pruned and
+    // never destroyed: OpenSSL cleans itself up at exit (atexit), and freeing a context after
+    // that, from a static destructor, would be a use after free.
     static std::mutex mutex;
-    static std::vector<std::pair<TlsOptions, ContextPtr>> contexts;
+    static auto* contexts = new std::vector<std::pair<TlsOptions, SSL_CTX*>>();
     const std::lock_guard lock(mutex);
-    for (const auto& [known, ctx] : contexts)
+    for (const auto& [known, ctx] : *contexts)
         if (known == options)
-            return ctx.get();
+            return ctx;
     TRY_ASSIGN(auto ctx, make_context(api, options));
-    contexts.emplace_back(options, std::move(ctx));
-    return contexts.back().second.get();
+    contexts->emplace_back(options, ctx.release());
+    return contexts->back().second;
 }
 
 } // namespace dlock::redis
