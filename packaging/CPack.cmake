@@ -1,7 +1,10 @@
 # The Debian package: `scripts/package.sh` (or `cpack -G DEB` in a configured build directory).
 # dlock links hiredis and libstdc++ statically, so its only run-time dependency is libc, which
-# dpkg-shlibdeps works out from the binary. Redis itself usually runs on another host: it is
-# suggested, not recommended (apt installs recommendations by default).
+# dpkg-shlibdeps works out from the binary. OpenSSL 3 is loaded with dlopen, only for rediss://
+# URLs (src/redis/openssl_api.cpp), so dpkg-shlibdeps cannot see it: libssl3 is recommended, not
+# a dependency, since plain users never load it (apt installs recommendations by default, and
+# Debian 12 has libssl3 everywhere: apt needs it). Redis itself usually runs on another host: it
+# is suggested, not recommended.
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME dlock)
@@ -18,6 +21,7 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER ${DLOCK_DEB_MAINTAINER})
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # dlock_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libssl3")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "redis-server, redis-tools")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # The extended description, below the summary line (CPack indents it).

@@ -34,6 +34,8 @@ depends=$(field Depends)
 # Everything but libc is linked in: a dependency on hiredis, libstdc++, fmt or spdlog means the
 # static linking broke.
 printf '%s\n' "$depends" | grep -q '^libc6 (>= [0-9.]*)$' || fail "Depends is '$depends', expected only libc6"
+# OpenSSL is loaded with dlopen for TLS only: recommended, invisible to dpkg-shlibdeps.
+[ "$(field Recommends)" = libssl3 ] || fail "Recommends is '$(field Recommends)', expected libssl3"
 
 # The packaged files work.
 tmp=$(mktemp -d)

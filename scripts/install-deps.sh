@@ -3,9 +3,11 @@
 # Idempotent: packages already present are skipped, so re-running costs one dpkg query.
 set -eu
 
+# libssl-dev: OpenSSL's headers only (dlock loads libssl.so.3 at run time, for TLS); openssl: the
+# CLI that makes the TLS tests' certificates.
 PACKAGES="build-essential cmake pkg-config libhiredis-dev libcli11-dev libspdlog-dev libfmt-dev \
 catch2 libexpected-dev redis-server redis-tools hyperfine util-linux time procps clang-format \
-groff-base"
+groff-base libssl-dev openssl"
 # CI also checks the .deb with lintian and the zsh and fish completions (about 40 s more to
 # install); elsewhere those checks run when the tools are there and are skipped otherwise.
 if [ -n "${CI:-}" ]; then

@@ -99,6 +99,8 @@ std::string Connection::reason(const Error& cause) const {
 }
 
 Error Connection::io_error(std::string_view what, const Error& cause) const {
+    if (!cause.transient)
+        return cause; // complete already: a TLS server refused us (transport.hpp)
     return Error{exit_code::unavailable,
                  fmt::format("{} failed on Redis at {}: {}", what, options_.endpoint.display(),
                              reason(cause)),
@@ -132,8 +134,14 @@ Result<Reply> Connection::receive(Deadline until) {
         auto n = transport_->read_some(buffer, until);
         if (!n) {
             broken_ = true;
+            // A TLS server resets a plain client at its first command, without a word.
+            const Endpoint& ep = options_.endpoint;
+            if (!received_ && !ep.tls && ep.unix_path.empty() && n.error().transient &&
+                n.error().message != "timed out")
+                n.error().message += " (if that port speaks TLS: rediss://)";
             return tl::unexpected(n.error());
         }
+        received_ = true;
         if (redisReaderFeed(reader_.get(), buffer, *n) != REDIS_OK)
             throw std::bad_alloc();
     }
@@ -142,6 +150,8 @@ Result<Reply> Connection::receive(Deadline until) {
 Result<Connection> Connection::open(const ConnectOptions& options) {
     const Endpoint& ep = options.endpoint;
     auto transport = open_transport(options);
+    if (!transport && !transport.error().transient)
+        return tl::unexpected(transport.error()); // complete: a TLS or file error
     if (!transport) {
         transport.error().message =
             fmt::format("cannot reach Redis at {}: {}", ep.display(), transport.error().message);
@@ -173,6 +183,8 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
         return conn;
     const auto until = conn.deadline();
     auto unreachable = [&](const Error& e) {
+        if (!e.transient)
+            return tl::unexpected(e); // a TLS server refused us after the handshake
         return fail(exit_code::unavailable,
                     fmt::format("cannot reach Redis at {}: {}", ep.display(), conn.reason(e)),
                     true);

@@ -73,6 +73,7 @@ class Connection {
     std::unique_ptr<redisReader, ReaderFree> reader_;
     ConnectOptions options_;
     bool broken_ = false;
+    bool received_ = false; // any byte from the server yet
 };
 
 } // namespace dlock::redis

@@ -39,6 +39,8 @@ struct TlsOptions {
     std::string key_file;    // its private key (PEM)
     std::string server_name; // SNI and the name verified; empty: the endpoint's host
     bool insecure = false;   // skip verification of the server's certificate (warned)
+
+    bool operator==(const TlsOptions&) const = default;
 };
 
 struct ConnectOptions {

@@ -251,6 +251,8 @@ Result<std::vector<Connection*>> Router::masters() {
     if (sentinels_)
         return std::vector<Connection*>{first};
     auto info = first->command({"CLUSTER", "INFO"});
+    if (!info && first->broken()) // not an answer: the connection failed (or TLS refused us)
+        return tl::unexpected(info.error());
     if (!info) // "ERR This instance has cluster support disabled"
         return std::vector<Connection*>{first};
     TRY(learn_cluster_masters(*first));

@@ -78,7 +78,9 @@ R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
         const Error* error = error_of(result);
         if (!error)
             return result;
-        if (error->transient) {
+        // A broken connection is given back whatever broke it: an error that is not transient
+        // may break it too (a TLS server refusing the client, a missing password).
+        if (error->transient || (*conn)->broken()) {
             if ((*conn)->broken())
                 router_->failed(*conn);
             return result;

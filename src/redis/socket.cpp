@@ -92,7 +92,9 @@ Result<int> connect_unix(const std::string& path, Clock::time_point deadline, Mi
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     if (path.size() >= sizeof addr.sun_path)
-        return fail(exit_code::usage, "the socket path is too long");
+        return fail(exit_code::usage, fmt::format("the unix socket path {} is too long (at most "
+                                                  "{} bytes)",
+                                                  path, sizeof addr.sun_path - 1));
     std::memcpy(addr.sun_path, path.data(), path.size());
     return open_connected(AF_UNIX, reinterpret_cast<const sockaddr*>(&addr), sizeof addr, deadline,
                           timeout);

@@ -1,10 +1,13 @@
 #include "redis/transport.hpp"
 
 #include "redis/socket.hpp"
+#include "redis/tls_transport.hpp"
+#include "util/log.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -83,6 +86,17 @@ std::unique_ptr<Transport> plain_transport(int fd) {
 }
 
 Result<std::unique_ptr<Transport>> open_transport(const ConnectOptions& options) {
+    if (options.endpoint.tls) {
+        if (options.tls.insecure) {
+            static std::once_flag warned;
+            std::call_once(warned, [&] {
+                log::warn("--tls-insecure: the certificate of Redis at {} is not verified; "
+                          "anyone on the network path can pose as the server",
+                          options.endpoint.display());
+            });
+        }
+        return open_tls_transport(options, Clock::now() + options.connect_timeout);
+    }
     TRY_ASSIGN(const int fd, connect_socket(options.endpoint, options.connect_timeout));
     return plain_transport(fd);
 }

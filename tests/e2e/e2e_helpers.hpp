@@ -65,6 +65,9 @@ inline Env clean_env(const Env& extra = {}) {
     for (const char* name : {"DLOCK_REDIS_PASSWORD_FILE", "DLOCK_CONNECT_TIMEOUT", "DLOCK_TIMEOUT",
                              "DLOCK_LOG_LEVEL", "DLOCK_LOG_FORMAT", "DLOCK_SYSLOG"})
         env[name] = "\x01unset";
+    for (const char* name : {"DLOCK_TLS_CA_FILE", "DLOCK_TLS_CA_DIR", "DLOCK_TLS_CERT",
+                             "DLOCK_TLS_KEY", "DLOCK_TLS_SERVER_NAME", "DLOCK_TLS_INSECURE"})
+        env[name] = "\x01unset";
     for (const char* name :
          {"DLOCK_OWNER", "DLOCK_HELD", "DLOCK_NAME", "DLOCK_FENCING_TOKEN", "DLOCK_FENCING_TOKENS",
           "DLOCK_TTL_MS", "DLOCK_PREFIX", "DLOCK_REDIS_URL", "REDIS_URL", "DLOCK_REDIS_PASSWORD",

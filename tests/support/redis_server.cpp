@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace dlock::test {
 namespace {
@@ -31,6 +32,8 @@ std::optional<std::string> find_redis_server() {
     return std::nullopt;
 }
 
+} // namespace
+
 int free_tcp_port() {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
@@ -44,17 +47,16 @@ int free_tcp_port() {
     return ntohs(addr.sin_port);
 }
 
-} // namespace
-
 bool redis_required() {
     const char* ci = std::getenv("CI");
     return ci && *ci && std::string(ci) != "0" && std::string(ci) != "false";
 }
 
-std::unique_ptr<RedisServer> RedisServer::start() {
+std::unique_ptr<RedisServer> RedisServer::start(ExtraArgs extra) {
     if (!find_redis_server())
         return nullptr;
     std::unique_ptr<RedisServer> server(new RedisServer());
+    server->extra_ = std::move(extra);
     char tmpl[] = "/tmp/dlock-test-XXXXXX";
     REQUIRE(mkdtemp(tmpl) != nullptr);
     server->dir_ = tmpl;
@@ -70,14 +72,21 @@ std::unique_ptr<RedisServer> RedisServer::start() {
 
 bool RedisServer::launch() {
     static const std::string binary = *find_redis_server();
+    std::vector<std::string> args = {binary, "--port", std::to_string(port_), "--bind",
+                                     "127.0.0.1"};
+    args.insert(args.end(), {"--unixsocket", socket_, "--unixsocketperm", "700", "--save", ""});
+    args.insert(args.end(), {"--appendonly", "no", "--dir", dir_, "--daemonize", "no"});
+    args.insert(args.end(), {"--logfile", dir_ + "/redis.log"});
+    if (extra_)
+        for (auto& arg : extra_(port_))
+            args.push_back(std::move(arg));
+    std::vector<char*> argv;
+    for (auto& arg : args)
+        argv.push_back(arg.data());
+    argv.push_back(nullptr);
     pid_ = fork();
     if (pid_ == 0) {
-        std::string port = std::to_string(port_);
-        std::string log = dir_ + "/redis.log";
-        execl(binary.c_str(), binary.c_str(), "--port", port.c_str(), "--bind", "127.0.0.1",
-              "--unixsocket", socket_.c_str(), "--unixsocketperm", "700", "--save", "",
-              "--appendonly", "no", "--dir", dir_.c_str(), "--logfile", log.c_str(), "--daemonize",
-              "no", static_cast<char*>(nullptr));
+        execv(binary.c_str(), argv.data());
         _exit(127);
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);

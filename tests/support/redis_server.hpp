@@ -3,10 +3,12 @@
 #include "redis/connection.hpp"
 #include "redis/script_session.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace dlock::test {
 
@@ -14,8 +16,12 @@ namespace dlock::test {
 // no persistence. Never the system Redis, never a fixed port. Stopped on destruction.
 class RedisServer {
   public:
+    // More command-line arguments for redis-server, given the free port it was chosen (they
+    // come last, so they override: "--port 0 --tls-port P" makes a TLS-only server).
+    using ExtraArgs = std::function<std::vector<std::string>(int port)>;
+
     // nullptr when redis-server is not installed (see REQUIRE_REDIS).
-    static std::unique_ptr<RedisServer> start();
+    static std::unique_ptr<RedisServer> start(ExtraArgs extra = {});
     ~RedisServer();
 
     std::string url() const { return "unix://" + socket_; } // preferred
@@ -41,6 +47,7 @@ class RedisServer {
     RedisServer() = default;
     bool launch();
 
+    ExtraArgs extra_;
     std::string dir_;
     std::string socket_;
     int port_ = 0;
@@ -49,6 +56,9 @@ class RedisServer {
 
 // True when the Redis-backed tests must not be skipped (CI is set).
 bool redis_required();
+
+// A TCP port on 127.0.0.1 free at the moment of the call.
+int free_tcp_port();
 
 // Whether `key` exists on `server`.
 inline bool exists(const RedisServer& server, const std::string& key) {
