@@ -14,7 +14,7 @@
 namespace dlock::test {
 namespace {
 
-std::optional<std::string> find_redis_server() {
+std::optional<std::string> find_in_path() {
     const char* path = std::getenv("PATH");
     std::string dirs = path ? path : "/usr/bin:/bin";
     dirs += ":/usr/sbin:/usr/local/bin";
@@ -46,13 +46,17 @@ int free_tcp_port() {
 
 } // namespace
 
+std::optional<std::string> redis_server_binary() {
+    return find_in_path();
+}
+
 bool redis_required() {
     const char* ci = std::getenv("CI");
     return ci && *ci && std::string(ci) != "0" && std::string(ci) != "false";
 }
 
 std::unique_ptr<RedisServer> RedisServer::start() {
-    if (!find_redis_server())
+    if (!redis_server_binary())
         return nullptr;
     std::unique_ptr<RedisServer> server(new RedisServer());
     char tmpl[] = "/tmp/dlock-test-XXXXXX";
@@ -69,7 +73,7 @@ std::unique_ptr<RedisServer> RedisServer::start() {
 }
 
 bool RedisServer::launch() {
-    static const std::string binary = *find_redis_server();
+    static const std::string binary = *redis_server_binary();
     pid_ = fork();
     if (pid_ == 0) {
         std::string port = std::to_string(port_);

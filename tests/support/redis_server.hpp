@@ -50,6 +50,9 @@ class RedisServer {
 // True when the Redis-backed tests must not be skipped (CI is set).
 bool redis_required();
 
+// The redis-server found in PATH (or /usr/sbin, /usr/local/bin); nullopt when not installed.
+std::optional<std::string> redis_server_binary();
+
 // Whether `key` exists on `server`.
 inline bool exists(const RedisServer& server, const std::string& key) {
     return server.cmd({"EXISTS", key}).integer() == 1;
