@@ -45,4 +45,8 @@ bool not_master(std::string_view message) {
     return message.starts_with("READONLY") || message.starts_with("MASTERDOWN");
 }
 
+bool unblocked(std::string_view message) {
+    return message.starts_with("UNBLOCKED");
+}
+
 } // namespace dlock::redis
