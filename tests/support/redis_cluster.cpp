@@ -491,6 +491,8 @@ void RedisCluster::end_migration(uint16_t slot, int from, int to) {
     for (int m : masters())
         if (m != to && m != from)
             cmd(m, {"CLUSTER", "SETSLOT", s, "NODE", target});
+    // Done: a healthy cluster with another slot layout, which the next test may use.
+    damaged_ = !wait_stable();
 }
 
 } // namespace dlock::test

@@ -72,7 +72,7 @@ class RedisCluster {
     // Moves `slot` to master `to` as redis-cli --cluster reshard does, one step at a time so
     // that a test can act in between: IMPORTING on the target, MIGRATING on the source;
     // MIGRATE of the slot's keys; SETSLOT NODE on the target, the source, then the other
-    // masters. Marks the cluster damaged.
+    // masters. The cluster counts as damaged until the migration ended and all nodes agree.
     void begin_migration(uint16_t slot, int to);
     void migrate_keys(uint16_t slot, int from, int to);
     void end_migration(uint16_t slot, int from, int to);
