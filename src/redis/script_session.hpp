@@ -20,8 +20,9 @@ namespace dlock::redis {
 // first use (or by connect()) and reopen after I/O errors. It follows a Cluster's redirects
 // (MOVED: the slot moved; ASK: ASKING, then the same command on the target) at most 5 times
 // in a row, and retries TRYAGAIN and CLUSTERDOWN after 10 ms doubling to 200 ms, within the
-// command timeout. READONLY or MASTERDOWN from a Sentinel master is transient: the next call
-// asks the sentinels again.
+// command timeout; a BLPOP ended by a failover (UNBLOCKED) is sent again, on a new connection.
+// READONLY or MASTERDOWN from a Sentinel master is transient: the next call asks the
+// sentinels again.
 // Errors are as from Connection, scripts' errors naming the script; a deployment never reached
 // is reported as not transient (see Router).
 class ScriptSession {
