@@ -1,6 +1,7 @@
 #pragma once
 
 #include "redis/reply.hpp"
+#include "support/redis_server.hpp"
 #include "util/error.hpp"
 
 #include <chrono>
