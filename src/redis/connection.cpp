@@ -205,6 +205,13 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
         else if (reply->is_error() && is_role &&
                  (reply->str().starts_with("NOPERM") || is_auth_error(reply->str())))
             failure = access_error(reply->str(), ep, "ROLE");
+        else if (reply->is_error() && !is_role &&
+                 reply->str().find("not allowed in cluster mode") != std::string_view::npos)
+            // A Cluster node has database 0 only: the URL is wrong, retrying will not help.
+            failure = Error{exit_code::usage,
+                            fmt::format("Redis at {} is a Redis Cluster node, which has only "
+                                        "database 0: remove the database ({}) from the URL",
+                                        ep.display(), ep.db)};
         else if (reply->is_error() && !is_role)
             failure = Error{exit_code::unavailable,
                             fmt::format("cannot select database {} on Redis at {}: {}", ep.db,

@@ -25,6 +25,11 @@ std::optional<ReplyView> field(ReplyView map, std::string_view name) {
     return std::nullopt;
 }
 
+// "ERR This instance has cluster support disabled": one server, no Cluster.
+bool cluster_disabled(const Error& error) {
+    return !error.transient && error.message.find("cluster support disabled") != std::string::npos;
+}
+
 } // namespace
 
 Router::Router(Deployment deployment) : deployment_(std::move(deployment)) {
@@ -142,11 +147,8 @@ Result<void> Router::moved(const Redirect& redirect, const Connection& replied) 
         return fail(exit_code::internal, "a sentinel-managed master redirected a command (MOVED): "
                                          "use a redis:// URL for a Redis Cluster");
     if (!slots_) {
-        if (deployment_.nodes.front().db != 0)
-            return usage_error(fmt::format("{} is a Redis Cluster, which has only database 0: "
-                                           "remove /{} from the URL",
-                                           replied.options().endpoint.display(),
-                                           deployment_.nodes.front().db));
+        // (A database other than 0 never gets here: a Cluster node refuses SELECT, see
+        // Connection::open.)
         slots_ = std::make_unique<std::array<int16_t, 16384>>();
         slots_->fill(kUnknown);
         log::debug("{} is a Redis Cluster", replied.options().endpoint.display());
@@ -187,8 +189,10 @@ void Router::confirm_master(Millis max_age) {
     }
 }
 
-Result<void> Router::learn_cluster_masters(Connection& conn) {
+Result<bool> Router::learn_cluster_masters(Connection& conn) {
     auto shards = conn.command({"CLUSTER", "SHARDS"});
+    if (!shards && (shards.error().transient || cluster_disabled(shards.error())))
+        return tl::unexpected(shards.error());
     const bool tls = deployment_.nodes.front().tls;
     std::vector<std::pair<std::pair<int, int>, std::pair<std::string, int>>> ranges;
     if (shards) {
@@ -220,6 +224,8 @@ Result<void> Router::learn_cluster_masters(Connection& conn) {
         }
     } else {
         auto slots = conn.command({"CLUSTER", "SLOTS"}); // before Redis 7
+        if (!slots && cluster_disabled(slots.error()))
+            return false;
         TRY(slots);
         for (size_t i = 0; i < slots->size(); ++i) {
             const auto range = (*slots)[i];
@@ -243,19 +249,17 @@ Result<void> Router::learn_cluster_masters(Connection& conn) {
         for (int slot = std::max(range.first, 0); slot <= range.second && slot < 16384; ++slot)
             (*slots_)[static_cast<size_t>(slot)] = index;
     }
-    return {};
+    return true;
 }
 
 Result<std::vector<Connection*>> Router::masters() {
     TRY_ASSIGN(Connection * first, open_default());
     if (sentinels_)
         return std::vector<Connection*>{first};
-    auto info = first->command({"CLUSTER", "INFO"});
-    if (!info && first->broken()) // not an answer: the connection failed (or TLS refused us)
-        return tl::unexpected(info.error());
-    if (!info) // "ERR This instance has cluster support disabled"
-        return std::vector<Connection*>{first};
-    TRY(learn_cluster_masters(*first));
+    auto clustered = learn_cluster_masters(*first);
+    if (!clustered && cluster_disabled(clustered.error()))
+        return std::vector<Connection*>{first}; // one server: the same single round trip
+    TRY(clustered);
     std::vector<size_t> owners;
     for (const int16_t owner : *slots_)
         if (owner != kUnknown &&

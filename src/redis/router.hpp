@@ -64,7 +64,9 @@ class Router {
     Result<Connection*> open_master(); // Sentinel
     // The node at `host`:`port` (with the deployment's credentials and TLS), added if new.
     size_t node_at(std::string_view host, int port);
-    Result<void> learn_cluster_masters(Connection& conn);
+    // Learns every slot's master from `conn` (CLUSTER SHARDS, or CLUSTER SLOTS before Redis 7);
+    // false when `conn` is no Cluster node.
+    Result<bool> learn_cluster_masters(Connection& conn);
 
     Deployment deployment_;
     std::vector<std::unique_ptr<Node>> nodes_; // stable addresses: connections are handed out

@@ -67,14 +67,24 @@ R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
     router_->confirm_master(kMasterMaxAge);
     const auto deadline = Clock::now() + deployment().command_timeout;
     Millis pause = kFirstPause;
-    std::optional<Redirect> ask;
-    Connection* asked_by = nullptr;
+    // Where the last reply sent us (MOVED or ASK), and which connection said so.
+    std::optional<Redirect> redirect;
+    Connection* redirected_by = nullptr;
     for (int redirects = 0;;) {
-        auto conn = ask ? router_->connection_to(*ask, *asked_by) : router_->connection_for(key);
-        if (!conn)
+        // After a redirect, straight to the server it names: should that one be down (a
+        // master just killed, still named until its replica takes over), say so, rather
+        // than ask another node which would send us back to it.
+        auto conn = redirect ? router_->connection_to(*redirect, *redirected_by)
+                             : router_->connection_for(key);
+        if (!conn) {
+            if (redirect)
+                conn.error().message +=
+                    fmt::format(" (the Redis Cluster node for slot {})", redirect->slot);
             return failed_with<R>(std::move(conn.error()));
-        R result = attempt(**conn, ask.has_value());
-        ask.reset();
+        }
+        const bool asking = redirect && redirect->ask;
+        redirect.reset();
+        R result = attempt(**conn, asking);
         const Error* error = error_of(result);
         if (!error)
             return result;
@@ -86,18 +96,17 @@ R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
             return result;
         }
         const std::string& message = error->message;
-        if (auto redirect = parse_redirect(message)) {
+        if (auto to = parse_redirect(message)) {
             if (++redirects > kMaxRedirects)
                 return failed_with<R>(Error{
                     exit_code::unavailable,
                     fmt::format("too many Cluster redirects in a row (the last: {})", message),
                     true});
-            if (redirect->ask) {
-                ask = std::move(redirect);
-                asked_by = *conn;
-            } else if (auto ok = router_->moved(*redirect, **conn); !ok) {
-                return failed_with<R>(std::move(ok.error()));
-            }
+            if (!to->ask)
+                if (auto ok = router_->moved(*to, **conn); !ok)
+                    return failed_with<R>(std::move(ok.error()));
+            redirect = std::move(to);
+            redirected_by = *conn;
             continue;
         }
         if (cluster_busy(message)) {
@@ -110,6 +119,17 @@ R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
             log::debug("{}: retrying in {}", message, format_duration(pause));
             std::this_thread::sleep_for(pause);
             pause = std::min(pause * 2, kMaxPause);
+            // While a slot migrates, ASK (source) and TRYAGAIN (target) alternate until it
+            // ends: bounded by the deadline, not by the count of redirects.
+            redirects = 0;
+            continue;
+        }
+        if (unblocked(message)) {
+            // A failover demoted the server under our BLPOP: send it again, reconnecting (the
+            // demoted node redirects to its successor; Sentinel names the new master).
+            router_->failed(*conn);
+            if (++redirects > kMaxRedirects)
+                return failed_with<R>(Error{exit_code::unavailable, message, true});
             continue;
         }
         if (not_master(message)) {
@@ -171,7 +191,11 @@ ScriptReplies ScriptSession::pipelined(const EmbeddedScript& script,
         ScriptReplies got = run_script_pipelined(*conn, script, batch, options);
         if (conn->broken())
             router_->failed(conn);
-        merge_acks(out.acks, std::move(got.acks));
+        // WAIT's answer counts where a call ran: a node that redirected all of them wrote
+        // nothing of ours (its replicas may well be fewer than the right node's).
+        if (std::any_of(got.replies.begin(), got.replies.end(),
+                        [](const Result<Reply>& r) { return !must_reroute(r); }))
+            merge_acks(out.acks, std::move(got.acks));
         for (size_t j = 0; j < indexes.size(); ++j)
             out.replies[indexes[j]] = std::move(got.replies[j]);
     }

@@ -22,7 +22,8 @@ namespace dlock::redis {
 // in a row, and retries TRYAGAIN and CLUSTERDOWN after 10 ms doubling to 200 ms, within the
 // command timeout. Sentinel: a master named more than a second ago is confirmed with the
 // sentinels first (a demoted master takes writes for seconds); READONLY, MASTERDOWN or UNBLOCKED
-// from it (demoted: nothing ran) sends the command again to the master they name now.
+// from it (demoted: nothing ran) sends the command again to the master they name now. In a
+// Cluster, a BLPOP ended by a failover (UNBLOCKED) is sent again, on a new connection.
 // Errors are as from Connection, scripts' errors naming the script; a deployment never reached
 // is reported as not transient (see Router).
 class ScriptSession {

@@ -46,4 +46,8 @@ bool not_master(std::string_view message) {
            message.starts_with("UNBLOCKED");
 }
 
+bool unblocked(std::string_view message) {
+    return message.starts_with("UNBLOCKED");
+}
+
 } // namespace dlock::redis

@@ -29,4 +29,8 @@ bool cluster_busy(std::string_view message);
 // more, e.g. after a Sentinel failover.
 bool not_master(std::string_view message);
 
+// UNBLOCKED: a blocked command (BLPOP) ended because the server changed role under it (a
+// failover demoted it): sent again, it reaches the new master through a redirect or Sentinel.
+bool unblocked(std::string_view message);
+
 } // namespace dlock::redis

@@ -15,7 +15,7 @@
 namespace dlock::test {
 namespace {
 
-std::optional<std::string> find_redis_server() {
+std::optional<std::string> find_in_path() {
     const char* path = std::getenv("PATH");
     std::string dirs = path ? path : "/usr/bin:/bin";
     dirs += ":/usr/sbin:/usr/local/bin";
@@ -47,13 +47,17 @@ int free_tcp_port() {
     return ntohs(addr.sin_port);
 }
 
+std::optional<std::string> redis_server_binary() {
+    return find_in_path();
+}
+
 bool redis_required() {
     const char* ci = std::getenv("CI");
     return ci && *ci && std::string(ci) != "0" && std::string(ci) != "false";
 }
 
 std::unique_ptr<RedisServer> RedisServer::start(ExtraArgs extra) {
-    if (!find_redis_server())
+    if (!redis_server_binary())
         return nullptr;
     std::unique_ptr<RedisServer> server(new RedisServer());
     server->extra_ = std::move(extra);
@@ -71,7 +75,7 @@ std::unique_ptr<RedisServer> RedisServer::start(ExtraArgs extra) {
 }
 
 bool RedisServer::launch() {
-    static const std::string binary = *find_redis_server();
+    static const std::string binary = *redis_server_binary();
     std::vector<std::string> args = {binary, "--port", std::to_string(port_), "--bind",
                                      "127.0.0.1"};
     args.insert(args.end(), {"--unixsocket", socket_, "--unixsocketperm", "700", "--save", ""});

@@ -60,6 +60,9 @@ bool redis_required();
 // A TCP port on 127.0.0.1 free at the moment of the call.
 int free_tcp_port();
 
+// The redis-server found in PATH (or /usr/sbin, /usr/local/bin); nullopt when not installed.
+std::optional<std::string> redis_server_binary();
+
 // Whether `key` exists on `server`.
 inline bool exists(const RedisServer& server, const std::string& key) {
     return server.cmd({"EXISTS", key}).integer() == 1;

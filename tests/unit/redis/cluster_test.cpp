@@ -36,4 +36,7 @@ TEST_CASE("MOVED and ASK replies are read, anything else is not a redirect", "[c
     CHECK(cluster_busy("CLUSTERDOWN The cluster is down"));
     CHECK(not_master("READONLY You can't write against a read only replica."));
     CHECK_FALSE(not_master("ERR READONLY"));
+    CHECK(unblocked("UNBLOCKED force unblock from blocking operation, instance state changed "
+                    "(master -> replica?)"));
+    CHECK_FALSE(unblocked("ERR UNBLOCKED"));
 }
