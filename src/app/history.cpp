@@ -1,7 +1,6 @@
 #include "app/history.hpp"
 
 #include "app/quorum.hpp"
-
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
 #include "redis/history.hpp"
@@ -99,8 +98,9 @@ merge_members(const std::vector<Result<std::vector<redis::HistoryEntry>>>& per_m
         if (per_member[m])
             for (const auto& e : *per_member[m])
                 all.emplace_back(m, &e);
-    std::stable_sort(all.begin(), all.end(),
-                     [](const auto& a, const auto& b) { return a.second->time_ms > b.second->time_ms; });
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+        return a.second->time_ms > b.second->time_ms;
+    });
     auto same = [](const redis::HistoryEntry& a, const redis::HistoryEntry& b) {
         for (std::string_view f : {"event", "host", "pid", "mode", "permit"})
             if (a.field(f) != b.field(f))
@@ -127,26 +127,25 @@ merge_members(const std::vector<Result<std::vector<redis::HistoryEntry>>>& per_m
     for (auto& seen : events) {
         if (out.size() == count)
             break;
-        seen.entry.fields.emplace_back("members", fmt::format("{}/{}", seen.members.size(),
-                                                              per_member.size()));
+        seen.entry.fields.emplace_back(
+            "members", fmt::format("{}/{}", seen.members.size(), per_member.size()));
         out.push_back(std::move(seen.entry));
     }
     return out;
 }
 
-Result<std::vector<redis::HistoryEntry>> read_entries(const Target& target,
-                                                      const std::string& key, int64_t count) {
+Result<std::vector<redis::HistoryEntry>> read_entries(const Target& target, const std::string& key,
+                                                      int64_t count) {
     if (target.quorum.empty()) {
         redis::ScriptSession session(target.redis);
         TRY(session.connect());
         return redis::read_history(session, key, count);
     }
     // Each member's newest `count`: the merged newest `count` are among them.
-    TRY_ASSIGN(const auto per_member,
-               on_every_member<std::vector<redis::HistoryEntry>>(
-                   target, [&](redis::ScriptSession& session) {
-                       return redis::read_history(session, key, count);
-                   }));
+    TRY_ASSIGN(const auto per_member, on_every_member<std::vector<redis::HistoryEntry>>(
+                                          target, [&](redis::ScriptSession& session) {
+                                              return redis::read_history(session, key, count);
+                                          }));
     return merge_members(per_member, static_cast<size_t>(count));
 }
 

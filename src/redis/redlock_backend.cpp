@@ -159,13 +159,12 @@ std::vector<Result<bool>> RedlockBackend::renew(std::span<const lock::RenewReque
     std::vector<std::vector<Result<bool>>> votes(n);
     fan_out(n, [&](size_t i) {
         votes[i] = members_[i]->renew(requests);
-        votes[i].resize(requests.size(),
-                        tl::unexpected(Error{exit_code::internal, "no answer for this lease", true}));
+        votes[i].resize(requests.size(), tl::unexpected(Error{exit_code::internal,
+                                                              "no answer for this lease", true}));
     });
     auto count = [&](size_t k, bool renewed) {
-        return static_cast<size_t>(std::count_if(votes.begin(), votes.end(), [&](const auto& v) {
-            return v[k] && *v[k] == renewed;
-        }));
+        return static_cast<size_t>(std::count_if(
+            votes.begin(), votes.end(), [&](const auto& v) { return v[k] && *v[k] == renewed; }));
     };
 
     // A minority that lost a lease the majority still has restarted empty (or its key was
