@@ -191,7 +191,9 @@ void Router::confirm_master(Millis max_age) {
 
 Result<bool> Router::learn_cluster_masters(Connection& conn) {
     auto shards = conn.command({"CLUSTER", "SHARDS"});
-    if (!shards && (shards.error().transient || cluster_disabled(shards.error())))
+    // Only an error reply (a server before Redis 7) is worth a CLUSTER SLOTS; a failed
+    // connection (a TLS server refusing us is not transient) keeps its own reason.
+    if (!shards && (shards.error().transient || conn.broken() || cluster_disabled(shards.error())))
         return tl::unexpected(shards.error());
     const bool tls = deployment_.nodes.front().tls;
     std::vector<std::pair<std::pair<int, int>, std::pair<std::string, int>>> ranges;

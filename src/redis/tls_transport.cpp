@@ -116,8 +116,10 @@ class TlsTransport final : public Transport {
         for (;;) {
             api_.ERR_clear_error();
             const int n = api_.SSL_read(ssl_, buffer.data(), len);
-            if (n > 0)
+            if (n > 0) {
+                replied_ = true;
                 return static_cast<size_t>(n);
+            }
             TRY(await(n, Step::read, deadline));
         }
     }
@@ -164,6 +166,17 @@ class TlsTransport final : public Transport {
         return failure(SSL_ERROR_SSL, 0, Step::read);
     }
 
+    // A TLS 1.3 server that wants a client certificate says so in an alert after the handshake,
+    // then closes. If the alert is lost in the race with our first command (the server's close
+    // turns into a reset that discards it), all that is left is the closed connection: name the
+    // likely cause, still as a transient error, since a dropped connection looks the same.
+    std::string closed_after_handshake(std::string what) const {
+        if (client_certificate_ || replied_)
+            return what;
+        return what + " right after the TLS handshake (if the server requires a client "
+                      "certificate, give --tls-cert/--tls-key)";
+    }
+
     Error failure(int code, int saved_errno, Step step) {
         unsigned long first = 0; // the cause; later entries only say where it surfaced
         for (unsigned long e = api_.ERR_get_error(); e != 0; e = api_.ERR_get_error())
@@ -177,7 +190,10 @@ class TlsTransport final : public Transport {
         if (eof)
             return transient(step == Step::handshake
                                  ? "the server closed the connection during the TLS handshake"
-                                 : "the server closed the connection");
+                                 : closed_after_handshake("the server closed the connection"));
+        if (code == SSL_ERROR_SYSCALL && first == 0 && step != Step::handshake &&
+            (saved_errno == ECONNRESET || saved_errno == EPIPE))
+            return transient(closed_after_handshake(std::strerror(saved_errno)));
         if (code == SSL_ERROR_SYSCALL && first == 0)
             return transient(step == Step::handshake
                                  ? fmt::format("TLS handshake: {}", std::strerror(saved_errno))
@@ -235,7 +251,8 @@ class TlsTransport final : public Transport {
     std::string name_; // the name verified
     bool client_certificate_;
     Millis connect_timeout_;
-    bool usable_ = false; // handshake done, no fatal error: a close_notify may be sent
+    bool usable_ = false;  // handshake done, no fatal error: a close_notify may be sent
+    bool replied_ = false; // the server has sent something since the handshake
 };
 
 // Names the server and checks its certificate for it: SNI for a DNS name (not allowed for an

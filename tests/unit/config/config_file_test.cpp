@@ -131,5 +131,5 @@ TEST_CASE("the example config file parses, and so does each of its settings", "[
         CHECK(parse_file(line.substr(1), path, true));
         ++settings;
     }
-    CHECK(settings == 15);
+    CHECK(settings == 21);
 }
