@@ -108,8 +108,11 @@ Result<int> quorum_status(const Target& target, const StatusOptions& options) {
                 "{}{{\"member\":{},{}}}", i ? "," : "", json_string(target.quorum[i].display()),
                 reports[i] ? "\"status\":" + status_json(*reports[i])
                            : "\"error\":" + json_string(reports[i].error().message));
-        for (const auto& m : held)
-            majority += (majority.empty() ? "" : ",") + majority_json(m, quorum);
+        for (const auto& m : held) {
+            if (!majority.empty())
+                majority += ',';
+            majority += majority_json(m, quorum);
+        }
         out::print("{{\"members\":[{}],\"quorum\":{},\"majority\":[{}]}}\n", members, quorum,
                    majority);
     } else {
