@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Redlock next to a single server: five private redis-servers; for N = 1, 3 and 5 members,
 #  - the uncontended `dlock run k -- true` (hyperfine, interleaved in one run), and
-#  - handover: K+1 workers loop `dlock run -w 30s handover -- JOB` (as bench/handover.sh): the
-#    gap from one job's end to the next one's start. Under Redlock waiters do not queue: they
-#    retry after a random 50-250 ms, which the gap shows.
+#  - the gap from one job's end to the next one's start while K+1 workers loop `dlock run -w 30s
+#    handover -- JOB` (as bench/handover.sh). On one server the queued waiter is woken and runs
+#    next; under Redlock waiters do not queue (they retry after a random 50-250 ms), so the
+#    worker that just finished usually runs again first, and the gap is its start-up.
 #   bench/redlock.sh        RUNS=200 HANDOVERS=100 WAITERS=1 HOLD=0.05 DLOCK=path
 set -euo pipefail
 # shellcheck source=bench/lib.sh
