@@ -71,5 +71,5 @@ TEST_CASE("after prefault, the stack a run goes on to use takes no page faults",
     const long warm = faults_in_child(true);
     INFO(cold << " faults without prefault, " << warm << " with");
     CHECK(cold >= 5); // 10 pages written
-    CHECK(warm <= 1);
+    CHECK(warm <= 2); // under ASan, the stores also touch a page or two of its stack shadow
 }
