@@ -30,6 +30,26 @@ void check_nothing_held(const RedisNode& master, const std::string& name) {
     }
 }
 
+// Starts a `run --ttl 3s` holder with a 200 ms --replica-timeout and waits until its command
+// runs. On a loaded machine the replica's acknowledgement of the acquire can itself take longer
+// than 200 ms (the holder then exits 69 at once): start it again, a few times.
+std::unique_ptr<Process> start_holder(const std::string& url, const TempDir& dir,
+                                      const std::string& script) {
+    std::string last_error;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        auto holder = std::make_unique<Process>(
+            with_redis_url(url, {"--min-replicas", "1", "--replica-timeout", "200ms", "run",
+                                 "--ttl", "3s", "job", "-c", script}),
+            clean_env({{"D", dir.path()}}));
+        if (eventually([&] { return file_exists(dir / "held") || !holder->running(); }) &&
+            file_exists(dir / "held"))
+            return holder;
+        last_error = holder->wait(5s).err;
+    }
+    FAIL("the holder never ran: " << last_error);
+    return nullptr;
+}
+
 } // namespace
 
 TEST_CASE("min-replicas: a lease acknowledged by the replica", "[e2e][replicas]") {
@@ -60,7 +80,8 @@ TEST_CASE("min-replicas: a lease acknowledged by the replica", "[e2e][replicas]"
         INFO("stderr: " << r.err);
         CHECK(r.exit_code == 69);
         CHECK(one_dlock_line(r.err));
-        CHECK(contains(r.err, "only 1 of 2 replicas acknowledged the lock within 300ms"));
+        // 1 of 2, or 0 when a loaded machine delays even the one replica past 300 ms.
+        CHECK(contains(r.err, " of 2 replicas acknowledged the lock within 300ms"));
         CHECK(since(start) >= 300ms);
         check_nothing_held(*pair->master, "job");
     }
@@ -87,11 +108,7 @@ TEST_CASE("min-replicas: a lease acknowledged by the replica", "[e2e][replicas]"
         CHECK(pair->master->cmd({"ZCARD", key("pool", "permits")}).integer() == 0);
     }
     SECTION("renewals short of the replicas do not extend the lease: 76 past the TTL") {
-        auto holder = std::make_unique<Process>(
-            with_redis_url(url, {"--min-replicas", "1", "--replica-timeout", "200ms", "run",
-                                 "--ttl", "3s", "job", "-c", "echo $$ > \"$D/held\"; sleep 60"}),
-            clean_env({{"D", dir.path()}}));
-        wait_for_line(dir / "held");
+        auto holder = start_holder(url, dir, "echo $$ > \"$D/held\"; sleep 60");
         pair->replica->pause();
         const auto paused = Clock::now();
         auto r = holder->wait(15s);
@@ -103,11 +120,7 @@ TEST_CASE("min-replicas: a lease acknowledged by the replica", "[e2e][replicas]"
         CHECK(since(paused) < 3500ms);
     }
     SECTION("a replica paused for less than the TTL: the watchdog retries until it is back") {
-        auto holder = std::make_unique<Process>(
-            with_redis_url(url, {"--min-replicas", "1", "--replica-timeout", "200ms", "run",
-                                 "--ttl", "3s", "job", "-c", "echo $$ > \"$D/held\"; " + kAwaitGo}),
-            clean_env({{"D", dir.path()}}));
-        wait_for_line(dir / "held");
+        auto holder = start_holder(url, dir, "echo $$ > \"$D/held\"; " + kAwaitGo);
         pair->replica->pause();
         std::this_thread::sleep_for(1s);
         pair->replica->resume();
