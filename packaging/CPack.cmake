@@ -1,6 +1,7 @@
 # The Debian package: `scripts/package.sh` (or `cpack -G DEB` in a configured build directory).
-# dlock links hiredis and libstdc++ statically, so its only run-time dependency is libc, which
-# dpkg-shlibdeps works out from the binary. OpenSSL 3 is loaded with dlopen, only for rediss://
+# dlock links hiredis and libstdc++ statically (and /usr/bin/dlock libc too), so the only
+# run-time dependency is libc, which dpkg-shlibdeps works out from
+# /usr/libexec/dlock/dlock-dynamic. OpenSSL 3 is loaded with dlopen, only for rediss://
 # URLs (src/redis/openssl_api.cpp), so dpkg-shlibdeps cannot see it: libssl3 is recommended, not
 # a dependency, since plain users never load it (apt installs recommendations by default, and
 # Debian 12 has libssl3 everywhere: apt needs it). Redis itself usually runs on another host: it

@@ -1,5 +1,7 @@
 # What `cmake --install` puts where (GNUInstallDirs; prefix /usr in the .deb):
 #   bin/dlock
+#   libexec/dlock/dlock-dynamic   (with DLOCK_STATIC: see process/dynamic_handover.hpp)
+#   share/lintian/overrides/dlock (with DLOCK_STATIC)
 #   share/man/man1/dlock.1.gz
 #   share/bash-completion/completions/dlock
 #   share/zsh/vendor-completions/_dlock
@@ -7,6 +9,12 @@
 #   share/doc/dlock/{README.md,dlock.conf.example,copyright,changelog.gz}
 
 install(TARGETS dlock RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(DLOCK_STATIC)
+  install(TARGETS dlock-dynamic RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/dlock)
+  # Lintian takes a static-pie executable for a shared library without dependencies.
+  install(FILES ${PROJECT_SOURCE_DIR}/packaging/lintian-overrides
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides RENAME dlock)
+endif()
 
 # Man pages and changelogs are installed gzipped (-n: no name or time stamp, so the package is
 # reproducible).

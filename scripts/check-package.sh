@@ -15,7 +15,7 @@ version=$(sed -n 's/^project(dlock VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 
 # Files.
 contents=$(dpkg-deb -c "$deb" | awk '{ print $NF }')
-for path in ./usr/bin/dlock ./usr/share/man/man1/dlock.1.gz \
+for path in ./usr/bin/dlock ./usr/libexec/dlock/dlock-dynamic ./usr/share/man/man1/dlock.1.gz \
     ./usr/share/bash-completion/completions/dlock ./usr/share/zsh/vendor-completions/_dlock \
     ./usr/share/fish/vendor_completions.d/dlock.fish ./usr/share/doc/dlock/copyright \
     ./usr/share/doc/dlock/changelog.gz ./usr/share/doc/dlock/dlock.conf.example; do
@@ -41,10 +41,22 @@ printf '%s\n' "$depends" | grep -q '^libc6 (>= [0-9.]*)$' || fail "Depends is '$
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dpkg-deb -x "$deb" "$tmp"
-[ "$("$tmp/usr/bin/dlock" --version)" = "dlock $version" ] || fail "the packaged dlock --version"
-if readelf -S "$tmp/usr/bin/dlock" | grep -q '\.debug_info\|\.symtab'; then
-    fail "the packaged binary is not stripped"
-fi
+sibling=$tmp/usr/libexec/dlock/dlock-dynamic
+for binary in "$tmp/usr/bin/dlock" "$sibling"; do
+    [ "$("$binary" --version)" = "dlock $version" ] || fail "the packaged $binary --version"
+    if readelf -S "$binary" | grep -q '\.debug_info\|\.symtab'; then
+        fail "the packaged $binary is not stripped"
+    fi
+done
+# /usr/bin/dlock is the static build (no program interpreter) and finds its sibling where the
+# package puts it: a TLS URL is handed over (and then fails to connect to port 1, which is
+# fine: it got that far).
+readelf -l "$tmp/usr/bin/dlock" | grep -q 'INTERP' && fail "the packaged dlock is not static"
+readelf -l "$sibling" | grep -q 'INTERP' || fail "the packaged dlock-dynamic is not dynamic"
+handover=$(DLOCK_CONFIG=/dev/null DLOCK_SYSTEM_CONFIG=/dev/null "$tmp/usr/bin/dlock" -vv \
+    --connect-timeout 1s --redis rediss://127.0.0.1:1 run k -- true 2>&1 || true)
+printf '%s\n' "$handover" | grep -q "handing over to $sibling" ||
+    fail "the packaged dlock does not hand TLS over to $sibling: $handover"
 if command -v groff >/dev/null 2>&1; then
     warnings=$(zcat "$tmp/usr/share/man/man1/dlock.1.gz" | groff -man -Tutf8 -ww -z 2>&1)
     [ -z "$warnings" ] || fail "groff warnings in the packaged man page: $warnings"

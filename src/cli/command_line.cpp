@@ -1,5 +1,9 @@
 #include "cli/command_line.hpp"
 
+#include "app/dynamic_needs.hpp"
+#include "process/dynamic_handover.hpp"
+#include "util/static_glibc.hpp"
+
 #include <string_view>
 
 namespace dlock::cli {
@@ -41,10 +45,16 @@ Result<void> CommandLine::check() const {
     return subcommand_->check(parser_->globals(), command_);
 }
 
-Result<int> CommandLine::run() {
+Result<int> CommandLine::run(char* const* argv) {
     TRY_ASSIGN(const bool ready, prepare());
     if (!ready)
         return exit_code::ok; // help or version was printed
+    // Settings are loaded, nothing has been sent to Redis yet: the moment to hand over. A
+    // target that does not resolve is left to the subcommand, which reports it.
+    if (is_static_build())
+        if (auto target = parser_->globals().resolve())
+            if (auto need = app::dynamic_build_need(*target))
+                return tl::unexpected(process::hand_over_to_dynamic_build(argv, *need));
     return execute();
 }
 

@@ -28,8 +28,9 @@ class CommandLine {
     Result<void> check() const;
 
     // prepare(), then execute() if a subcommand is ready: the exit status (0 after help or
-    // version), or the Error for main() to report.
-    Result<int> run();
+    // version), or the Error for main() to report. `argv` is the whole command line again, for
+    // the static build to hand over to the dynamic one (process/dynamic_handover.hpp).
+    Result<int> run(char* const* argv);
 
   private:
     std::vector<std::string> args_, command_;

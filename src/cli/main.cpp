@@ -36,7 +36,7 @@ namespace {
 
 int run(int argc, char** argv) {
     CommandLine line(std::vector<std::string>(argv + 1, argv + argc));
-    return out::finish(exit_status(line.run()));
+    return out::finish(exit_status(line.run(argv)));
 }
 
 } // namespace

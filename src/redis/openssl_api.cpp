@@ -1,5 +1,7 @@
 #include "redis/openssl_api.hpp"
 
+#include "util/static_glibc.hpp"
+
 #include <dlfcn.h>
 #include <fmt/format.h>
 #include <string>
@@ -11,6 +13,10 @@ namespace {
 constexpr const char* kLibrary = "libssl.so.3";
 
 Result<OpenSslApi> load() {
+    // A static glibc cannot load shared objects safely: the static build hands every TLS URL
+    // over to dlock-dynamic before it starts (process/dynamic_handover.hpp).
+    if (is_static_build())
+        return fail(exit_code::unavailable, "TLS needs OpenSSL, which only dlock-dynamic can load");
     // RTLD_LOCAL: OpenSSL's symbols stay out of the global namespace. dlsym on the handle also
     // finds libcrypto's functions, since libssl depends on it.
     void* handle = ::dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);

@@ -1,5 +1,7 @@
 #include "redis/socket.hpp"
 
+#include "util/static_glibc.hpp"
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -105,6 +107,18 @@ Result<int> connect_tcp(const std::string& host, int port, Clock::time_point dea
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    if (is_ip_literal(host)) {
+        hints.ai_flags |= AI_NUMERICHOST; // no NSS at all
+    } else if (is_static_build() && !unsafe_host_source().empty()) {
+        // Only a name learned while running gets here (a Cluster or the sentinels announcing
+        // host names): one in --redis makes the static build hand over before it starts.
+        return fail(exit_code::unavailable,
+                    fmt::format("the static dlock cannot look up host names here: the hosts line "
+                                "of /etc/nsswitch.conf uses '{}' (give IP addresses, or run "
+                                "dlock-dynamic)",
+                                unsafe_host_source()));
+    }
     addrinfo* found = nullptr;
     const std::string service = std::to_string(port);
     if (int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0)

@@ -4,15 +4,14 @@
 #include "redis/socket.hpp"
 #include "redis/tls_context.hpp"
 #include "util/log.hpp"
+#include "util/static_glibc.hpp"
 
 #include <algorithm>
-#include <arpa/inet.h>
 #include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstring>
 #include <fmt/format.h>
-#include <netinet/in.h>
 #include <optional>
 #include <poll.h>
 #include <string>
@@ -22,12 +21,6 @@ namespace dlock::redis {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-bool is_ip_literal(const std::string& name) {
-    in6_addr address{};
-    return ::inet_pton(AF_INET, name.c_str(), &address) == 1 ||
-           ::inet_pton(AF_INET6, name.c_str(), &address) == 1;
-}
 
 // Verification results that mean "this CA is not trusted here": worth naming --tls-ca-file.
 bool untrusted_issuer(long result) {

@@ -1,5 +1,7 @@
 #include "util/user_name.hpp"
 
+#include "util/static_glibc.hpp"
+
 #include <charconv>
 #include <cstdlib>
 #include <fcntl.h>
@@ -46,14 +48,23 @@ std::string user_in_passwd(std::string_view text, uid_t uid) {
     return "";
 }
 
+std::optional<std::string> user_name_from_files() {
+    if (const char* logname = std::getenv("LOGNAME"); logname && *logname)
+        return logname;
+    if (std::string found = user_in_passwd(read_passwd(), geteuid()); !found.empty())
+        return found;
+    return std::nullopt;
+}
+
 std::string current_user_name() {
-    if (const char* name = std::getenv("LOGNAME"); name && *name)
-        return name;
+    if (auto name = user_name_from_files())
+        return *name;
     const uid_t uid = geteuid();
-    if (std::string name = user_in_passwd(read_passwd(), uid); !name.empty())
-        return name;
-    if (const passwd* pw = getpwuid(uid))
-        return pw->pw_name;
+    // The static build hands over to the dynamic one before it gets here (app/handover.cpp):
+    // its getpwuid would load NSS modules it cannot run.
+    if (!is_static_build())
+        if (const passwd* pw = getpwuid(uid))
+            return pw->pw_name;
     return std::to_string(uid);
 }
 
