@@ -9,11 +9,15 @@
 namespace dlock::app {
 namespace {
 
+bool needs_name_lookup(const redis::Endpoint& endpoint) {
+    return !endpoint.host.empty() && !is_ip_literal(endpoint.host);
+}
+
 std::optional<std::string> endpoint_need(const redis::Endpoint& endpoint,
                                          std::string_view unsafe_host_source) {
     if (endpoint.tls)
         return "TLS (rediss://) needs libssl";
-    if (!endpoint.host.empty() && !unsafe_host_source.empty() && !is_ip_literal(endpoint.host))
+    if (!unsafe_host_source.empty() && needs_name_lookup(endpoint))
         return fmt::format("looking up host name {} needs the NSS source '{}' "
                            "(/etc/nsswitch.conf)",
                            endpoint.host, unsafe_host_source);
@@ -33,11 +37,10 @@ std::optional<std::string> deployment_need(const redis::Deployment& deployment,
 
 } // namespace
 
-std::optional<std::string>
-dynamic_build_need(const Target& target, std::string_view unsafe_host_source, bool user_known) {
-    if (auto need = deployment_need(target.redis, unsafe_host_source))
-        return need;
-    for (const auto& member : target.quorum)
+std::optional<std::string> dynamic_build_need(const std::vector<redis::Deployment>& members,
+                                              std::string_view unsafe_host_source,
+                                              bool user_known) {
+    for (const auto& member : members)
         if (auto need = deployment_need(member, unsafe_host_source))
             return need;
     if (!user_known)
@@ -47,17 +50,12 @@ dynamic_build_need(const Target& target, std::string_view unsafe_host_source, bo
     return std::nullopt;
 }
 
-std::optional<std::string> dynamic_build_need(const Target& target) {
-    // nsswitch.conf is read only when a host name is to be looked up.
+std::optional<std::string> dynamic_build_need(const std::vector<redis::Deployment>& members) {
     bool names = false;
-    auto note = [&](const redis::Deployment& d) {
-        for (const auto& node : d.nodes)
-            names = names || (!node.host.empty() && !is_ip_literal(node.host));
-    };
-    note(target.redis);
-    for (const auto& member : target.quorum)
-        note(member);
-    return dynamic_build_need(target, names ? unsafe_host_source() : "",
+    for (const auto& member : members)
+        for (const auto& node : member.nodes)
+            names = names || needs_name_lookup(node);
+    return dynamic_build_need(members, names ? unsafe_host_source() : "",
                               user_name_from_files().has_value());
 }
 

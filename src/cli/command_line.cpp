@@ -49,11 +49,11 @@ Result<int> CommandLine::run(char* const* argv) {
     TRY_ASSIGN(const bool ready, prepare());
     if (!ready)
         return exit_code::ok; // help or version was printed
-    // Settings are loaded, nothing has been sent to Redis yet: the moment to hand over. A
-    // target that does not resolve is left to the subcommand, which reports it.
+    // Settings are loaded, nothing has been sent to Redis yet: the moment to hand over. URLs
+    // that do not parse are left to the subcommand, which reports them.
     if (is_static_build())
-        if (auto target = parser_->globals().resolve())
-            if (auto need = app::dynamic_build_need(*target))
+        if (auto members = parser_->globals().deployments())
+            if (auto need = app::dynamic_build_need(*members))
                 return tl::unexpected(process::hand_over_to_dynamic_build(argv, *need));
     return execute();
 }

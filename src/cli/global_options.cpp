@@ -159,6 +159,23 @@ Result<std::optional<std::string>> GlobalOptions::secret(std::string_view key) c
     return std::optional<std::string>();
 }
 
+Result<std::vector<redis::Deployment>> GlobalOptions::deployments() const {
+    const auto& url = settings_.get("redis");
+    TRY_ASSIGN(const auto urls, typed(url, config::split_urls(url.value)));
+    // Several URLs are the independent members of a Redlock quorum: an odd number, so that two
+    // halves can never both have a majority.
+    if (urls.size() > 1 && (urls.size() < 3 || urls.size() % 2 == 0))
+        return usage_error(fmt::format("{}: {} Redis URLs: a Redlock quorum needs an odd number "
+                                       "of independent members, 3 or more",
+                                       url.origin, urls.size()));
+    std::vector<redis::Deployment> members;
+    for (const auto& member : urls) {
+        TRY_ASSIGN(redis::Deployment d, typed(url, redis::parse_deployment(member)));
+        members.push_back(std::move(d));
+    }
+    return members;
+}
+
 Result<app::Target> GlobalOptions::resolve() const {
     // What every member of the deployment shares: credentials from files or the environment, TLS,
     // timeouts, --min-replicas.
@@ -191,22 +208,13 @@ Result<app::Target> GlobalOptions::resolve() const {
                typed(replica_timeout, parse_duration(replica_timeout.value)));
 
     app::Target out;
-    const auto& url = settings_.get("redis");
-    TRY_ASSIGN(const auto urls, typed(url, config::split_urls(url.value)));
-    // Several URLs are the independent members of a Redlock quorum: an odd number, so that two
-    // halves can never both have a majority.
-    if (urls.size() > 1 && (urls.size() < 3 || urls.size() % 2 == 0))
-        return usage_error(fmt::format("{}: {} Redis URLs: a Redlock quorum needs an odd number "
-                                       "of independent members, 3 or more",
-                                       url.origin, urls.size()));
-    for (const auto& member : urls) {
-        TRY_ASSIGN(redis::Deployment d, typed(url, redis::parse_deployment(member)));
-        const auto where = std::move(d);
-        d = shared;
+    TRY_ASSIGN(auto members, deployments());
+    for (auto& where : members) {
+        redis::Deployment d = shared;
         d.kind = where.kind;
-        d.nodes = where.nodes;
-        d.master_name = where.master_name;
-        d.master = where.master;
+        d.nodes = std::move(where.nodes);
+        d.master_name = std::move(where.master_name);
+        d.master = std::move(where.master);
         if (password)
             d.set_password(*password);
         out.quorum.push_back(std::move(d));

@@ -42,6 +42,8 @@ struct GlobalOptions {
     Result<void> load();
     // The target from the loaded settings; reads the password file.
     Result<app::Target> resolve() const;
+    // Where --redis points, as the URLs say (no credentials from files, no shared options).
+    Result<std::vector<redis::Deployment>> deployments() const;
     const config::Settings& settings() const { return settings_; }
 
   private:

@@ -51,8 +51,11 @@ std::string user_in_passwd(std::string_view text, uid_t uid) {
 std::optional<std::string> user_name_from_files() {
     if (const char* logname = std::getenv("LOGNAME"); logname && *logname)
         return logname;
-    if (std::string found = user_in_passwd(read_passwd(), geteuid()); !found.empty())
-        return found;
+    // Read once: the static build's hand-over check and the holder record both ask, and the
+    // effective uid does not change.
+    static const std::string in_passwd = user_in_passwd(read_passwd(), geteuid());
+    if (!in_passwd.empty())
+        return in_passwd;
     return std::nullopt;
 }
 
@@ -60,7 +63,7 @@ std::string current_user_name() {
     if (auto name = user_name_from_files())
         return *name;
     const uid_t uid = geteuid();
-    // The static build hands over to the dynamic one before it gets here (app/handover.cpp):
+    // The static build hands over to the dynamic one before it gets here (app/dynamic_needs.cpp):
     // its getpwuid would load NSS modules it cannot run.
     if (!is_static_build())
         if (const passwd* pw = getpwuid(uid))

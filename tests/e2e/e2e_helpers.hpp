@@ -104,6 +104,20 @@ inline ProcessResult run_raw(std::vector<std::string> args, const Env& env = {},
     return run_dlock(std::move(args), clean_env(env), timeout);
 }
 
+// Redis's count of connections accepted so far (the INFO query's own connection included).
+inline int64_t connections_received(const RedisServer& server) {
+    const std::string info(server.cmd({"INFO", "stats"}).str());
+    const std::string field = "total_connections_received:";
+    const auto at = info.find(field);
+    REQUIRE(at != std::string::npos);
+    return std::stoll(info.substr(at + field.size()));
+}
+
+// stderr that is one line, "dlock: ...\n".
+inline bool one_line(const std::string& err) {
+    return err.starts_with("dlock: ") && err.find('\n') == err.size() - 1;
+}
+
 // Starts dlock against `server` in the background.
 inline std::unique_ptr<Process> start(const RedisServer& server, std::vector<std::string> args,
                                       const Env& env = {}) {

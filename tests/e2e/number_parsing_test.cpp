@@ -42,15 +42,6 @@ std::vector<std::string> bad_integers() {
             "1.5",     "+-1",           ""};
 }
 
-// Redis's count of connections accepted so far (this query's own connection included).
-int64_t connections(const RedisServer& server) {
-    auto info = std::string(server.cmd({"INFO", "stats"}).str());
-    const std::string field = "total_connections_received:";
-    auto at = info.find(field);
-    REQUIRE(at != std::string::npos);
-    return std::stoll(info.substr(at + field.size()));
-}
-
 std::string show(const std::vector<std::string>& args) {
     std::string out;
     for (const auto& a : args)
@@ -61,7 +52,7 @@ std::string show(const std::vector<std::string>& args) {
 // `dlock --redis <server> ARGS` is a usage error that never connected to Redis.
 void check_rejected(const RedisServer& server, const TempDir& dir,
                     const std::vector<std::string>& args, const Env& env = {}) {
-    const auto before = connections(server);
+    const auto before = connections_received(server);
     auto r = run(server, args, env);
     INFO("dlock " << show(args) << "\nstderr: " << r.err.substr(0, 300));
     CHECK(r.exit_code == 64);
@@ -69,7 +60,7 @@ void check_rejected(const RedisServer& server, const TempDir& dir,
     CHECK(r.err.find("terminate") == std::string::npos);
     CHECK(r.out.empty());
     CHECK_FALSE(file_exists(dir / "ran"));
-    CHECK(connections(server) == before + 1); // only the INFO above: dlock never connected
+    CHECK(connections_received(server) == before + 1); // only the INFO above: dlock never connected
 }
 
 } // namespace

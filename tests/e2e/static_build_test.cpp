@@ -24,18 +24,6 @@ std::string sibling() {
 
 const std::string kHandover = "handing over to ";
 
-bool one_line(const std::string& err) {
-    return err.starts_with("dlock: ") && err.find('\n') == err.size() - 1;
-}
-
-int64_t connections_received(const RedisServer& server) {
-    const std::string info(server.cmd({"INFO", "stats"}).str());
-    const std::string field = "total_connections_received:";
-    const auto at = info.find(field);
-    REQUIRE(at != std::string::npos);
-    return std::stoll(info.substr(at + field.size()));
-}
-
 } // namespace
 
 TEST_CASE("dlock starts without the dynamic loader; dlock-dynamic with it", "[e2e][static]") {

@@ -13,11 +13,6 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-// One line, "dlock: ...\n".
-bool one_line(const std::string& err) {
-    return err.starts_with("dlock: ") && err.find('\n') == err.size() - 1;
-}
-
 // `dlock --redis rediss://... --tls-ca-file CA [--tls-cert C --tls-key K] ARGS...`
 std::vector<std::string> over_tls(const RedisServer& server, std::vector<std::string> args,
                                   bool client_cert = true, const std::string& host = "127.0.0.1") {
@@ -27,13 +22,6 @@ std::vector<std::string> over_tls(const RedisServer& server, std::vector<std::st
         out.insert(out.end(), {"--tls-cert", files.client_cert, "--tls-key", files.client_key});
     out.insert(out.end(), args.begin(), args.end());
     return out;
-}
-
-int64_t connections_received(const RedisServer& server) {
-    const std::string info(server.cmd({"INFO", "stats"}).str());
-    const auto at = info.find("total_connections_received:");
-    REQUIRE(at != std::string::npos);
-    return std::stoll(info.substr(at + std::string("total_connections_received:").size()));
 }
 
 } // namespace
