@@ -25,6 +25,9 @@ struct Aftermath {
     std::string gone;
     bool paused = false; // `gone` had outlived its guarantee: dlock was not running to renew it
     std::string unconfirmed;
+    // The first release that Redis answered with an error or an unexpected reply: whether the
+    // lease was still ours is unknown.
+    std::optional<Error> broken;
 };
 
 // Releases every lease, telling the scripts (and so the history) how the command ended. A lease
@@ -54,8 +57,10 @@ Aftermath release_after_run(lock::Backend& backend, lock::LeaseSet& leases,
             after.paused = outlived(lease);
         }
     };
-    ending.on_unreleased = [&](const lock::HeldLease& lease) {
-        if (after.unconfirmed.empty() && outlived(lease))
+    ending.on_unreleased = [&](const lock::HeldLease& lease, const Error& error) {
+        if (!error.transient && !after.broken)
+            after.broken = release_failed(lease.name(), error);
+        else if (after.unconfirmed.empty() && outlived(lease))
             after.unconfirmed = lease.name();
     };
     leases.release_all(backend, ending);
@@ -101,6 +106,8 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
     const Aftermath after = release_after_run(backend, leases, options, self, status, &outcome);
     if (outcome.stopped || !after.gone.empty() || !after.unconfirmed.empty())
         return exit_code::lease_lost;
+    if (after.broken)
+        return tl::unexpected(*after.broken);
     // Ctrl-C: a shell running dlock in a loop stops it only if dlock dies of the signal (and,
     // for a script without job control, only if the shell got the signal too). Without dlock,
     // the key would have reached the whole foreground group, which we took the terminal from.

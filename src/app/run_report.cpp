@@ -67,8 +67,16 @@ void report_lost_while_running(const std::string& name, bool paused) {
                    "holder may have run meanwhile",
                    name);
     else
-        log::error("lost the lease on {} while the command ran: it was released or taken over",
+        log::error("lost the lease on {} while the command ran: it vanished from Redis or was "
+                   "taken over before its expiry (server restart, failover or release --force)",
                    name);
+}
+
+Error release_failed(const std::string& name, const Error& error) {
+    return Error{exit_code::internal,
+                 fmt::format("could not release the lease on {}: {}; whether the command ran "
+                             "alone under it is unknown",
+                             name, error.message)};
 }
 
 void report_unconfirmed_release(const std::string& name) {

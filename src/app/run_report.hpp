@@ -14,6 +14,9 @@ int report_lost_meanwhile(const RunOptions& options, const lock::LostMeanwhile& 
 void report_lease_lost(const lock::HeldLease& lease, bool paused);
 // The command ran to its end, but the release found lease `name` no longer ours.
 void report_lost_while_running(const std::string& name, bool paused);
+// The error (exit 70) when Redis answered the release of lease `name` with an error or an
+// unexpected reply after the command ran: nobody can say the lease was ours to the end.
+Error release_failed(const std::string& name, const Error& error);
 // The command ran to its end after lease `name`'s guarantee ran out, and Redis could not
 // confirm at release that it was still ours.
 void report_unconfirmed_release(const std::string& name);

@@ -89,7 +89,9 @@ void GlobalOptions::add_to(CLI::App& app) {
     app.add_flag("--tls-insecure", tls_insecure,
                  "do not verify the server's certificate (warned on every run)");
     valued("--min-replicas", "min-replicas", min_replicas,
-           "a lease counts only once N replicas acknowledged it (WAIT; default 0: off)", "N");
+           "a lease counts only once N replicas acknowledged it (WAIT; default auto: 1 on "
+           "Sentinel while the master has a live replica, else 0)",
+           "N|auto");
     valued("--replica-timeout", "replica-timeout", replica_timeout,
            "how long --min-replicas waits for the replicas (default 1s)", "DURATION");
     valued("--prefix", "prefix", prefix, "key prefix (env DLOCK_PREFIX; default dlock)", "PREFIX");
@@ -201,9 +203,12 @@ Result<app::Target> GlobalOptions::resolve() const {
     const auto& replica_timeout = settings_.get("replica-timeout");
     TRY_ASSIGN(shared.connect_timeout, typed(connect, parse_duration(connect.value)));
     TRY_ASSIGN(shared.command_timeout, typed(command, parse_duration(command.value)));
-    TRY_ASSIGN(const int64_t min_replicas,
-               typed(replicas, parse_integer(replicas.value, 0, 1000, "--min-replicas")));
-    shared.replication.min_replicas = static_cast<int>(min_replicas);
+    shared.replication.automatic = replicas.value == "auto";
+    if (!shared.replication.automatic) {
+        TRY_ASSIGN(const int64_t min_replicas,
+                   typed(replicas, parse_integer(replicas.value, 0, 1000, "--min-replicas")));
+        shared.replication.min_replicas = static_cast<int>(min_replicas);
+    }
     TRY_ASSIGN(shared.replication.timeout,
                typed(replica_timeout, parse_duration(replica_timeout.value)));
 

@@ -38,13 +38,15 @@ Result<void> check_anything(std::string_view) {
 }
 
 Result<void> check_replicas(std::string_view value) {
+    if (value == "auto")
+        return {};
     int n = -1;
     const char* end = value.data() + value.size();
     const bool digits = !value.empty() && value.front() >= '0' && value.front() <= '9';
     auto [stop, ec] = std::from_chars(value.data(), end, n);
     if (!digits || ec != std::errc() || stop != end || n > kMaxReplicas)
         return usage_error(
-            fmt::format("{}: must be a number from 0 to {}", quote(value), kMaxReplicas));
+            fmt::format("{}: must be auto or a number from 0 to {}", quote(value), kMaxReplicas));
     return {};
 }
 
@@ -84,7 +86,8 @@ constexpr std::array kKeys{
     KeySpec{"tls-server-name", "--tls-server-name", "DLOCK_TLS_SERVER_NAME", "", "", false,
             check_anything},
     KeySpec{"tls-insecure", "--tls-insecure", "DLOCK_TLS_INSECURE", "", "false", false, check_bool},
-    KeySpec{"min-replicas", "--min-replicas", "DLOCK_MIN_REPLICAS", "", "0", false, check_replicas},
+    KeySpec{"min-replicas", "--min-replicas", "DLOCK_MIN_REPLICAS", "", "auto", false,
+            check_replicas},
     KeySpec{"replica-timeout", "--replica-timeout", "DLOCK_REPLICA_TIMEOUT", "", "1s", false,
             check_timeout},
     KeySpec{"prefix", "--prefix", "DLOCK_PREFIX", "", "dlock", false, check_prefix},

@@ -102,28 +102,20 @@ void LeaseSet::release_all(Backend& backend, const Ending& ending) {
             continue;
         }
         auto released = lease.release(backend, heartbeat_, ending.exit_status, ending.min_hold);
-        bool unanswered = false; // a try got no reply: it may have run
         const auto worth_it = std::max(retry_until, lease.clock().guaranteed_until());
         while (!released && released.error().transient &&
                Clock::now() < (released.error().unreachable ? retry_until : worth_it)) {
-            unanswered = true;
             log::debug("release {}: {}; retrying", lease.name(), released.error().message);
             std::this_thread::sleep_for(backoff.next());
             released = lease.release(backend, heartbeat_, ending.exit_status, ending.min_hold);
         }
         if (!released && released.error().transient)
             skipped = 1; // this one; the others follow
-        if (released && !*released && unanswered) {
-            // Gone, most likely released by the try whose reply was lost (a release cannot tell
-            // its own replay from a lease that expired or was taken): not reported as lost.
-            log::info("released {} (the reply to an earlier try was lost)", lease.name());
-            continue;
-        }
         if (released && !*released && ending.on_gone)
             ending.on_gone(lease);
         if (!released && ending.on_unreleased)
-            ending.on_unreleased(lease);
-        if (!released)
+            ending.on_unreleased(lease, released.error());
+        if (!released && (released.error().transient || !ending.on_unreleased))
             log::warn("could not release {}: {}; it expires by itself within {}", lease.name(),
                       released.error().message, format_duration(ttl_));
         else if (!*released && !ending.after_loss)

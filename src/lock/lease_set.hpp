@@ -50,9 +50,12 @@ class LeaseSet {
         bool after_loss = false;        // a lease already gone is expected, not worth a warning
         std::optional<int> exit_status; // what dlock returns for the command
         Millis min_hold{0};             // --min-hold
-        std::function<void(const HeldLease&)> on_gone; // called for a lease no longer ours
-        // Called for a lease whose release failed (Redis unreachable): left to expire.
-        std::function<void(const HeldLease&)> on_unreleased;
+        // Called for a lease no longer ours: gone or someone else's. A store answers a retry
+        // of a release that ran (its reply lost) with "released", so this is a lost lease.
+        std::function<void(const HeldLease&)> on_gone;
+        // Called for a lease whose release failed (Redis unreachable, or an unexpected reply):
+        // left to expire. A failure that is not transient is left to it to report.
+        std::function<void(const HeldLease&, const Error&)> on_unreleased;
     };
     // Stops the renewals (none may follow a release), then releases every lease, newest first,
     // retrying connection errors for about a second in all; a lease that cannot be released

@@ -18,7 +18,7 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
                                                   const lock::AcquireRequest& r) {
     const std::string ttl = ms(r.ttl), heartbeat = ms(r.heartbeat);
     const std::string pid = std::to_string(r.self.pid);
-    auto [replies, acks] =
+    auto [replies, acks, replication] =
         session_.run_acknowledged(scripts::acquire,
                                   {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake,
                                    keys.readers, keys.rinfo, keys.xqueue, keys.history},
@@ -36,9 +36,7 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
         out.fence = v[1].as_int();
         out.holds = v[2].as_int();
         out.shared = v[3].str() == "s";
-        if (auto replicated =
-                check_acknowledged(acks, session_.deployment().replication, "the lock");
-            !replicated) {
+        if (auto replicated = check_acknowledged(acks, replication, "the lock"); !replicated) {
             // Not held as --min-replicas asks: give it back (by hold id: safe if retried).
             (void)release(keys, lock::ReleaseRequest{r.owner, r.hold_id, r.heartbeat, out.shared,
                                                      std::nullopt, Millis(0)});
@@ -71,18 +69,18 @@ std::vector<Result<bool>> LockBackend::renew(std::span<const lock::RenewRequest>
                          {r.owner, ttls[i], r.shared ? "s" : "x", r.hold_id}});
     }
     session_.confirm_master(); // a demoted master would accept the renewals for seconds
-    auto [replies, acks] = session_.run_each_acknowledged(scripts::renew, calls);
-    return acknowledged(as_flags(std::move(replies), scripts::renew), acks,
-                        session_.deployment().replication);
+    auto [replies, acks, replication] = session_.run_each_acknowledged(scripts::renew, calls);
+    return acknowledged(as_flags(std::move(replies), scripts::renew), acks, replication);
 }
 
 Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
                                                     const lock::ReleaseRequest& r) {
     const std::string heartbeat = ms(r.heartbeat), min_hold = ms(r.min_hold);
     const std::string exit_status = r.exit_status ? std::to_string(*r.exit_status) : "";
+    const std::string receipt = keys.released + std::string(r.hold_id);
     auto reply = run(scripts::release,
                      {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo,
-                      keys.xqueue, keys.history},
+                      keys.xqueue, keys.history, receipt},
                      {r.owner, r.hold_id, heartbeat, r.shared ? "s" : "x", exit_status, min_hold});
     TRY(reply);
     if (reply->size() != 2 && reply->size() != 3)

@@ -20,11 +20,18 @@ Result<void> check_acknowledged(const std::optional<Result<int64_t>>& acks,
     }
     if (**acks >= replication.min_replicas)
         return {};
+    // Transient: replicas catch up, and after a failover the new master gets its replicas back
+    // within seconds; the caller gives the hold back and tries again within its wait.
     return fail(exit_code::unavailable,
-                fmt::format("only {} of {} replicas acknowledged {} within {} (--min-replicas; a "
-                            "replica still in its first sync acknowledges nothing)",
+                fmt::format("only {} of {} replicas acknowledged {} within {} ({}; a replica "
+                            "still in its first sync acknowledges nothing)",
                             **acks, replication.min_replicas, what,
-                            format_duration(replication.timeout)));
+                            format_duration(replication.timeout),
+                            replication.automatic
+                                ? "--min-replicas auto, as on every Sentinel master with a live "
+                                  "replica; --min-replicas 0 turns it off"
+                                : "--min-replicas"),
+                true);
 }
 
 std::vector<Result<bool>> acknowledged(std::vector<Result<bool>> renewed,

@@ -14,7 +14,8 @@ namespace dlock::redis {
 // the round trip of the script). `acks` is what WAIT answered; nullopt when none was sent.
 
 // At acquire: an `unavailable` Error (exit 69) saying how many of N replicas acknowledged `what`
-// ("the lock on job") within the timeout, or why WAIT failed; nothing when enough did.
+// ("the lock on job") within the timeout (transient: worth another try within the wait), or why
+// WAIT failed; nothing when enough did.
 Result<void> check_acknowledged(const std::optional<Result<int64_t>>& acks,
                                 const Replication& replication, std::string_view what);
 

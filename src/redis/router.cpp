@@ -171,6 +171,13 @@ void Router::failed(Connection* conn) {
         nodes_.clear();
 }
 
+Replication Router::replication() const {
+    Replication r = deployment_.replication;
+    if (r.automatic)
+        r.min_replicas = sentinels_ && sentinels_->live_replicas() > 0 ? 1 : 0;
+    return r;
+}
+
 void Router::confirm_master(Millis max_age) {
     if (!sentinels_ || nodes_.empty() || Clock::now() - asked_at_ < max_age)
         return;

@@ -60,7 +60,14 @@ ScriptReplies send(Connection& conn, std::vector<std::vector<std::string>> comma
         out.replies.push_back(std::move((*replies)[i * step + step - 1]));
     if (wait) {
         auto& last = replies->back();
-        out.acks = last ? Result<int64_t>(last->integer()) : tl::unexpected(last.error());
+        if (!last)
+            out.acks = tl::unexpected(last.error());
+        else if (!last->is_integer() || last->integer() < 0)
+            out.acks = fail(exit_code::unavailable,
+                            fmt::format("Redis at {} answered WAIT with an unexpected reply",
+                                        conn.options().endpoint.display()));
+        else
+            out.acks = last->integer();
     }
     return out;
 }

@@ -32,6 +32,7 @@ struct ScriptOptions {
 struct ScriptReplies {
     std::vector<Result<Reply>> replies;
     std::optional<Result<int64_t>> acks;
+    Replication replication{}; // what WAIT was asked for, when it was sent
 };
 
 // Runs `script` once per call, pipelined: EVALSHA, one round trip when Redis has the script

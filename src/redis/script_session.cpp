@@ -166,7 +166,7 @@ bool ScriptSession::must_reroute(const Result<Reply>& reply) {
 }
 
 ScriptReplies ScriptSession::pipelined(const EmbeddedScript& script,
-                                       std::span<const ScriptCall> calls, const Replication* wait) {
+                                       std::span<const ScriptCall> calls, bool acknowledged) {
     router_->confirm_master(kMasterMaxAge);
     ScriptReplies out;
     out.replies.reserve(calls.size());
@@ -181,8 +181,10 @@ ScriptReplies ScriptSession::pipelined(const EmbeddedScript& script,
         else
             out.replies[i] = tl::unexpected(conn.error());
     }
+    // After the connections: the sentinels were asked for the master (and its replicas) then.
+    out.replication = router_->replication();
     ScriptOptions options;
-    options.wait = wait;
+    options.wait = acknowledged ? &out.replication : nullptr;
     for (auto& [conn, indexes] : groups) {
         std::vector<ScriptCall> batch;
         batch.reserve(indexes.size());
@@ -232,24 +234,24 @@ Result<Reply> ScriptSession::run(const EmbeddedScript& script,
                                  const std::vector<std::string_view>& args) {
     const ScriptCall call{keys, args};
     return std::move(
-        pipelined(script, std::span<const ScriptCall>(&call, 1), nullptr).replies.front());
+        pipelined(script, std::span<const ScriptCall>(&call, 1), false).replies.front());
 }
 
 ScriptReplies ScriptSession::run_acknowledged(const EmbeddedScript& script,
                                               const std::vector<std::string_view>& keys,
                                               const std::vector<std::string_view>& args) {
     const ScriptCall call{keys, args};
-    return pipelined(script, std::span<const ScriptCall>(&call, 1), &deployment().replication);
+    return pipelined(script, std::span<const ScriptCall>(&call, 1), true);
 }
 
 std::vector<Result<Reply>> ScriptSession::run_each(const EmbeddedScript& script,
                                                    std::span<const ScriptCall> calls) {
-    return std::move(pipelined(script, calls, nullptr).replies);
+    return std::move(pipelined(script, calls, false).replies);
 }
 
 ScriptReplies ScriptSession::run_each_acknowledged(const EmbeddedScript& script,
                                                    std::span<const ScriptCall> calls) {
-    return pipelined(script, calls, &deployment().replication);
+    return pipelined(script, calls, true);
 }
 
 Result<Reply> ScriptSession::command(std::string_view key,

@@ -36,8 +36,9 @@ class ScriptSession {
     // Runs `script` on the server of keys.front() (every key of a call is in one slot).
     Result<Reply> run(const EmbeddedScript& script, const std::vector<std::string_view>& keys,
                       const std::vector<std::string_view>& args);
-    // As run, followed by WAIT in the same round trip when --min-replicas is set: `acks` says
-    // how many replicas acknowledged the script's writes.
+    // As run, followed by WAIT in the same round trip when --min-replicas is set (or `auto` makes
+    // it 1): `acks` says how many replicas acknowledged the script's writes, `replication` how
+    // many were asked for.
     ScriptReplies run_acknowledged(const EmbeddedScript& script,
                                    const std::vector<std::string_view>& keys,
                                    const std::vector<std::string_view>& args);
@@ -69,8 +70,9 @@ class ScriptSession {
     // Sends with attempt(connection, asking) to the server of `key`, following redirects.
     template <typename R, typename Attempt>
     R routed(std::optional<std::string_view> key, Attempt attempt);
+    // With `acknowledged`, WAIT follows on each server, as --min-replicas applies at the time.
     ScriptReplies pipelined(const EmbeddedScript& script, std::span<const ScriptCall> calls,
-                            const Replication* wait);
+                            bool acknowledged);
     // A reply the Cluster answered with a redirect (or TRYAGAIN, or a demoted master's READONLY).
     static bool must_reroute(const Result<Reply>& reply);
     // Keeps the fewest acknowledgements, or WAIT's error.

@@ -18,7 +18,7 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
     const std::string ttl = std::to_string(r.ttl.count());
     const std::string heartbeat = std::to_string(r.heartbeat.count());
     const std::string limit = std::to_string(limit_), pid = std::to_string(r.self.pid);
-    auto [replies, acks] = session_.run_acknowledged(
+    auto [replies, acks, replication] = session_.run_acknowledged(
         scripts::sem_acquire,
         {keys.sem, keys.permits, keys.fence, keys.squeue, keys.salive, keys.swake},
         {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, limit, r.self.host, pid, r.self.user,
@@ -39,9 +39,7 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
         out.shared = true; // renewed and released by its permit id
         out.permit_limit = limit_;
         out.permits_held = v[2].as_int();
-        if (auto replicated =
-                check_acknowledged(acks, session_.deployment().replication, "the permit");
-            !replicated) {
+        if (auto replicated = check_acknowledged(acks, replication, "the permit"); !replicated) {
             (void)give_back(keys, r.owner, r.hold_id, "", r.heartbeat);
             return tl::unexpected(replicated.error());
         }
@@ -73,18 +71,21 @@ std::vector<Result<bool>> SemaphoreBackend::renew(std::span<const lock::RenewReq
         calls.push_back({{r.keys.sem, r.keys.permits}, {r.owner, r.hold_id, ttls[i]}});
     }
     session_.confirm_master(); // a demoted master would accept the renewals for seconds
-    auto [replies, acks] = session_.run_each_acknowledged(scripts::sem_renew, calls);
-    return acknowledged(as_flags(std::move(replies), scripts::sem_renew), acks,
-                        session_.deployment().replication);
+    auto [replies, acks, replication] = session_.run_each_acknowledged(scripts::sem_renew, calls);
+    return acknowledged(as_flags(std::move(replies), scripts::sem_renew), acks, replication);
 }
 
 Result<Reply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_view owner,
                                           std::string_view permit, std::string_view waiter,
                                           Millis heartbeat) {
     const std::string heartbeat_text = std::to_string(heartbeat.count());
-    auto reply = session_.run(scripts::sem_release,
-                              {keys.sem, keys.permits, keys.squeue, keys.salive, keys.swake},
-                              {owner, permit, waiter, heartbeat_text});
+    const std::string receipt = keys.released + std::string(permit);
+    std::vector<std::string_view> key_list{keys.sem, keys.permits, keys.squeue, keys.salive,
+                                           keys.swake};
+    if (!permit.empty())
+        key_list.push_back(receipt);
+    auto reply =
+        session_.run(scripts::sem_release, key_list, {owner, permit, waiter, heartbeat_text});
     if (reply && reply->size() != 2)
         return tl::unexpected(bad_reply(scripts::sem_release));
     return reply;

@@ -27,6 +27,25 @@ Error from_sentinel(Error error, const Endpoint& sentinel) {
     return error;
 }
 
+// The replicas in a SENTINEL REPLICAS reply that the sentinel considers up and linked.
+int count_live_replicas(ReplyView replicas) {
+    int live = 0;
+    for (size_t i = 0; i < replicas.size(); ++i) {
+        const ReplyView fields = replicas[i];
+        for (size_t f = 0; f + 1 < fields.size(); f += 2) {
+            if (fields[f].str() != "flags")
+                continue;
+            const std::string_view flags = fields[f + 1].str();
+            if (flags.find("s_down") == std::string_view::npos &&
+                flags.find("o_down") == std::string_view::npos &&
+                flags.find("disconnected") == std::string_view::npos)
+                ++live;
+            break;
+        }
+    }
+    return live;
+}
+
 } // namespace
 
 Result<Endpoint> SentinelClient::ask(const Endpoint& sentinel) {
@@ -43,7 +62,17 @@ Result<Endpoint> SentinelClient::ask(const Endpoint& sentinel) {
             return tl::unexpected(from_sentinel(std::move(opened.error()), sentinel));
         conn_.emplace(std::move(*opened));
     }
-    auto reply = conn_->command({"SENTINEL", "GET-MASTER-ADDR-BY-NAME", deployment_.master_name});
+    // With --min-replicas auto, the master's replicas in the same round trip.
+    std::vector<std::vector<std::string>> batch{
+        {"SENTINEL", "GET-MASTER-ADDR-BY-NAME", deployment_.master_name}};
+    if (deployment_.replication.automatic)
+        batch.push_back({"SENTINEL", "REPLICAS", deployment_.master_name});
+    auto replies = conn_->pipeline(batch);
+    if (!replies) {
+        replies.error().transient = true;
+        return tl::unexpected(from_sentinel(std::move(replies.error()), sentinel));
+    }
+    auto& reply = replies->front();
     if (!reply) {
         reply.error().transient = true;
         return tl::unexpected(from_sentinel(std::move(reply.error()), sentinel));
@@ -64,6 +93,9 @@ Result<Endpoint> SentinelClient::ask(const Endpoint& sentinel) {
     Endpoint master = deployment_.master;
     master.host = std::string((*reply)[0].str());
     master.port = port;
+    // A sentinel that cannot list the replicas (an error reply): assume one, so WAIT decides.
+    if (deployment_.replication.automatic)
+        live_replicas_ = replies->back() ? count_live_replicas(*replies->back()) : 1;
     return master;
 }
 

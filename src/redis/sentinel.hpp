@@ -17,6 +17,9 @@ class SentinelClient {
     // The master's endpoint, with the master's credentials, database and TLS. When no sentinel
     // answers, an `unavailable` error giving each sentinel's reason.
     Result<Endpoint> master();
+    // With --min-replicas auto: how many replicas of the master the sentinel that named it
+    // last considers up (not subjectively or objectively down, not disconnected).
+    int live_replicas() const { return live_replicas_; }
 
   private:
     Result<Endpoint> ask(const Endpoint& sentinel);
@@ -24,6 +27,7 @@ class SentinelClient {
     const Deployment& deployment_;
     std::optional<Connection> conn_; // to nodes[current_]
     size_t current_ = 0;
+    int live_replicas_ = 0;
 };
 
 } // namespace dlock::redis

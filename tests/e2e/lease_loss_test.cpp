@@ -154,3 +154,32 @@ TEST_CASE("a lease that is renewed outlives its TTL", "[e2e][lost]") {
     CHECK(r.err.empty());
     CHECK_FALSE(exists(*server, key("job")));
 }
+
+TEST_CASE("a Redis restarted empty under a running command: the holder exits 76, recorded lost",
+          "[e2e][lost][restart]") {
+    // The first release after the restart gets no reply (its connection died with the server);
+    // its retry finds no lease and no receipt of an earlier release: the lease vanished while
+    // its guarantee still ran, and a second holder ran meanwhile.
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder =
+        start(*server, {"run", "--ttl", "9s", "r", "-c", "echo $$ > \"$D/pid\"; " + kAwaitGo},
+              {{"D", dir.path()}});
+    read_pid(dir / "pid");
+    REQUIRE(exists(*server, key("r")));
+
+    server->restart();
+    auto second = run(*server, {"run", "r", "--", "true"});
+    INFO("second stderr: " << second.err);
+    CHECK(second.exit_code == 0);
+
+    touch(dir / "go");
+    auto r = holder->wait(30s);
+    INFO("holder stderr: " << r.err);
+    CHECK(r.exit_code == 76);
+    CHECK(r.err.find("dlock: lost the lease on r while the command ran: it vanished from Redis") !=
+          std::string::npos);
+    auto history = run(*server, {"history", "r", "--json"});
+    INFO("history: " << history.out);
+    CHECK(history.out.find("\"event\":\"lost\"") != std::string::npos);
+}

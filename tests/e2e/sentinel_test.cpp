@@ -132,6 +132,31 @@ TEST_CASE("every subcommand works through redis-sentinel://", "[e2e][sentinel]")
     }
 }
 
+TEST_CASE("--min-replicas auto (the default) waits for a replica on Sentinel; 0 turns it off",
+          "[e2e][sentinel][replicas]") {
+    REQUIRE_SHARED_SENTINEL(d);
+    RedisNode& master = d->master();
+    auto waits = [&] {
+        const std::string stats = master.info("commandstats", "cmdstat_wait");
+        const auto at = stats.find("calls=");
+        return at == std::string::npos ? 0 : std::stoi(stats.substr(at + 6));
+    };
+    master.cmd({"CONFIG", "RESETSTAT"});
+    auto r = run_on(*d, {"run", "job", "--", "true"});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(waits() >= 1); // after the acquire (again after loading the script)
+
+    master.cmd({"CONFIG", "RESETSTAT"});
+    r = run_on(*d, {"--min-replicas", "0", "run", "job", "--", "true"});
+    CHECK(r.exit_code == 0);
+    CHECK(waits() == 0);
+
+    r = run_on(*d, {"config"});
+    CHECK(contains(r.out, "min-replicas"));
+    CHECK(contains(r.out, "auto"));
+}
+
 TEST_CASE("no sentinel reachable: 69 within a short timeout each", "[e2e][sentinel]") {
     SilentListener a, b;
     const std::string url = "redis-sentinel://" + a.address() + "," + b.address() +

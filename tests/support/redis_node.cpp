@@ -1,5 +1,7 @@
 #include "support/redis_node.hpp"
 
+#include "support/dlock_process.hpp"
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
@@ -153,6 +155,21 @@ void RedisNode::stop() {
     int status;
     waitpid(pid_, &status, 0);
     pid_ = -1;
+}
+
+void RedisNode::crash() {
+    if (pid_ <= 0)
+        return;
+    kill(pid_, SIGKILL);
+    int status;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+}
+
+void RedisNode::restart() {
+    stop();
+    // The port was ours a moment ago; another process may take it meanwhile, rarely.
+    REQUIRE(eventually([&] { return launch(); }, std::chrono::seconds(20)));
 }
 
 redis::Connection RedisNode::connect() const {

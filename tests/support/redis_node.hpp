@@ -50,6 +50,10 @@ class RedisNode {
     void pause() const;  // SIGSTOP
     void resume() const; // SIGCONT
     void stop();         // SIGCONT + SIGTERM, and wait
+    void crash();        // SIGKILL, and wait (kill -9 of the server)
+    // Starts it again (after stop() or crash(), or stopping it first) on the same port and with
+    // the same arguments; without persistence its data set is empty.
+    void restart();
 
   private:
     RedisNode() = default;

@@ -119,6 +119,18 @@ RedisNode& SentinelDeployment::failover(std::chrono::milliseconds timeout) {
     RedisNode& old = master();
     failed_over_ = true;
     sentinels_.front()->cmd({"SENTINEL", "FAILOVER", kMaster});
+    return master_after(old, timeout);
+}
+
+RedisNode& SentinelDeployment::crash_master(std::chrono::milliseconds timeout) {
+    RedisNode& old = master();
+    failed_over_ = true;
+    old.crash();
+    return master_after(old, timeout);
+}
+
+RedisNode& SentinelDeployment::master_after(const RedisNode& old,
+                                            std::chrono::milliseconds timeout) {
     RedisNode* promoted = nullptr;
     const bool done = eventually(
         [&] {

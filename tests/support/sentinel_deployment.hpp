@@ -45,6 +45,10 @@ class SentinelDeployment {
     // SENTINEL FAILOVER; returns the new master once every sentinel names it and it answers
     // ROLE master (~1.1 s). The old master still takes writes until it is demoted (~11 s).
     RedisNode& failover(std::chrono::milliseconds timeout = std::chrono::seconds(15));
+    // kill -9 of the master; returns the new master once every sentinel names it and it answers
+    // ROLE master (the sentinels notice after down-after-milliseconds). The old node stays down
+    // until restarted (RedisNode::restart: empty, since nothing persists).
+    RedisNode& crash_master(std::chrono::milliseconds timeout = std::chrono::seconds(30));
     // Every sentinel names the master and sees 2 replicas and 2 other sentinels; every replica's
     // link is up.
     bool ready();
@@ -52,6 +56,7 @@ class SentinelDeployment {
 
   private:
     SentinelDeployment() = default;
+    RedisNode& master_after(const RedisNode& old, std::chrono::milliseconds timeout);
     std::string sentinel_config(int master_port) const;
 
     Options options_;

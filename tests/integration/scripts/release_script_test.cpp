@@ -49,8 +49,41 @@ TEST_CASE("releasing the same hold twice is idempotent", "[release.lua]") {
     CHECK(exists(*server, keys.lock));
 
     CHECK(release_hold(*backend, "owner-a", "hold-1") == 0);
-    CHECK(release_hold(*backend, "owner-a", "hold-1") == std::nullopt); // gone: not ours
+    // A replay of the last release (its reply lost) finds the receipt: released, not lost.
+    CHECK(release_hold(*backend, "owner-a", "hold-1") == 0);
     CHECK_FALSE(exists(*server, keys.lock));
+}
+
+TEST_CASE("a lease that vanished is not ours, with or without a receipt of someone else's",
+          "[release.lua]") {
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    const auto keys = job_keys();
+    REQUIRE(try_acquire(*backend, request("owner-a", "hold-1", 30s)).acquired);
+    command(*server, {"FLUSHALL"}); // a restart without persistence
+    CHECK(release_hold(*backend, "owner-a", "hold-1") == std::nullopt);
+
+    // Another owner's receipt for the same hold id proves nothing for us.
+    REQUIRE(try_acquire(*backend, request("owner-b", "hold-2", 30s)).acquired);
+    CHECK(release_hold(*backend, "owner-b", "hold-2") == 0);
+    CHECK(release_hold(*backend, "owner-a", "hold-2") == std::nullopt);
+}
+
+TEST_CASE("the receipt lasts as long as the lease could have, at least 10 s", "[release.lua]") {
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    const auto keys = job_keys();
+    REQUIRE(try_acquire(*backend, request("owner-a", "hold-1", 60s)).acquired);
+    REQUIRE(release_hold(*backend, "owner-a", "hold-1") == 0);
+    const int64_t long_lease = pttl(*server, keys.released + "hold-1");
+    CHECK(long_lease > 50'000);
+    CHECK(long_lease <= 60'000);
+
+    REQUIRE(try_acquire(*backend, request("owner-a", "hold-2", 2s)).acquired);
+    REQUIRE(release_hold(*backend, "owner-a", "hold-2") == 0);
+    const int64_t short_lease = pttl(*server, keys.released + "hold-2");
+    CHECK(short_lease > 5'000);
+    CHECK(short_lease <= 10'000);
 }
 
 TEST_CASE("releasing a hold id that was never taken keeps the other holds", "[release.lua]") {

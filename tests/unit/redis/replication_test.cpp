@@ -35,9 +35,15 @@ TEST_CASE("an acquisition counts once enough replicas acknowledged it", "[replic
     auto short_of = check_acknowledged(acks(0), replicas(1, Millis(250)), "the lock");
     REQUIRE_FALSE(short_of);
     CHECK(short_of.error().exit_code == exit_code::unavailable);
-    CHECK_FALSE(short_of.error().transient); // the replicas, not a holder: no retry within --wait
+    CHECK(short_of.error().transient); // replicas catch up: tried again within --wait
     CHECK(short_of.error().message.starts_with(
         "only 0 of 1 replicas acknowledged the lock within 250ms (--min-replicas"));
+
+    Replication automatic = replicas(1, Millis(250));
+    automatic.automatic = true;
+    auto short_of_auto = check_acknowledged(acks(0), automatic, "the lock");
+    REQUIRE_FALSE(short_of_auto);
+    CHECK(short_of_auto.error().message.find("--min-replicas auto") != std::string::npos);
 }
 
 TEST_CASE("WAIT refused is an error naming --min-replicas", "[replication]") {
