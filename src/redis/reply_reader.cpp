@@ -36,13 +36,15 @@ struct ReplyReader::State {
     Failure failure = Failure::none;
     std::string error; // our reason for a protocol failure hiredis does not see
 
-    // Whether the reply being built may grow by `bytes`; a refusal makes hiredis stop.
-    bool charge(size_t bytes) {
-        if (bytes > kMaxReplyBytes - charged) {
+    // Whether the reply being built may grow by `count` units of `unit` bytes plus `extra`
+    // (without overflow, whatever the count); a refusal makes hiredis stop.
+    bool charge(size_t count, size_t unit, size_t extra) {
+        const size_t left = kMaxReplyBytes - charged;
+        if (extra > left || count > (left - extra) / unit) {
             failure = Failure::too_large;
             return false;
         }
-        charged += bytes;
+        charged += count * unit + extra;
         return true;
     }
     // Bytes received and not parsed yet.
@@ -59,7 +61,7 @@ ReplyReader::State& state_of(const redisReadTask* task) {
 }
 
 void* create_string(const redisReadTask* task, char* text, size_t len) {
-    if (len > kMaxReplyBytes || !state_of(task).charge(len + 1 + kObjectCost))
+    if (!state_of(task).charge(len, 1, 1 + kObjectCost))
         return nullptr;
     return hiredis_functions().createString(task, text, len);
 }
@@ -79,21 +81,19 @@ void* create_array(const redisReadTask* task, ArrayCount elements) {
             return nullptr;
         }
     }
-    const auto count = static_cast<size_t>(elements);
-    if (count > kMaxReplyBytes / sizeof(redisReply*) ||
-        !state.charge(count * sizeof(redisReply*) + kObjectCost))
+    if (!state.charge(static_cast<size_t>(elements), sizeof(redisReply*), kObjectCost))
         return nullptr;
     return hiredis_functions().createArray(task, elements);
 }
 
 void* create_integer(const redisReadTask* task, long long value) {
-    if (!state_of(task).charge(kObjectCost))
+    if (!state_of(task).charge(0, 1, kObjectCost))
         return nullptr;
     return hiredis_functions().createInteger(task, value);
 }
 
 void* create_nil(const redisReadTask* task) {
-    if (!state_of(task).charge(kObjectCost))
+    if (!state_of(task).charge(0, 1, kObjectCost))
         return nullptr;
     return hiredis_functions().createNil(task);
 }
