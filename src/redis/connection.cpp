@@ -131,6 +131,11 @@ Result<Reply> Connection::receive(Deadline until) {
             return std::move(*reply);
         if (reader_.failure() != ReplyReader::Failure::none)
             return tl::unexpected(reader_failure());
+        // A server that never stops sending never lets read_some wait for the deadline.
+        if (Clock::now() >= until) {
+            broken_ = true;
+            return fail(exit_code::unavailable, "timed out", true);
+        }
         char buffer[16 * 1024];
         auto n = transport_->read_some(buffer, until);
         if (!n) {

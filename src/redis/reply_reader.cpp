@@ -34,6 +34,11 @@ struct ReplyReader::State {
     std::unique_ptr<redisReader, ReaderFree> reader;
     size_t charged = 0; // bytes of the reply tree built so far
     Failure failure = Failure::none;
+    // The last parse needed more bytes, and none of those since ends a line. hiredis scans a
+    // pending line from its start at every parse: a line without end, fed 16 KiB at a time,
+    // would cost time quadratic in its length. Every RESP item ends in "\r\n", so nothing can
+    // complete before a '\n' arrives.
+    bool stalled = false;
     std::string error; // our reason for a protocol failure hiredis does not see
 
     // Whether the reply being built may grow by `count` units of `unit` bytes plus `extra`
@@ -150,12 +155,14 @@ void ReplyReader::feed(std::string_view bytes) {
         state_->failure = Failure::too_large;
         return;
     }
+    if (bytes.find('\n') != std::string_view::npos)
+        state_->stalled = false;
     if (redisReaderFeed(state_->reader.get(), bytes.data(), bytes.size()) != REDIS_OK)
         throw std::bad_alloc();
 }
 
 std::optional<Reply> ReplyReader::next() {
-    if (state_->failure != Failure::none)
+    if (state_->failure != Failure::none || state_->stalled)
         return std::nullopt;
     void* raw = nullptr;
     if (redisReaderGetReply(state_->reader.get(), &raw) != REDIS_OK) {
@@ -169,6 +176,7 @@ std::optional<Reply> ReplyReader::next() {
     }
     if (state_->announces_too_much())
         state_->failure = Failure::too_large;
+    state_->stalled = true;
     return std::nullopt;
 }
 
