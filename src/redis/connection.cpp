@@ -78,15 +78,8 @@ void append_command(std::string& out, const std::vector<std::string>& args) {
 
 } // namespace
 
-void Connection::ReaderFree::operator()(redisReader* r) const {
-    redisReaderFree(r);
-}
-
 Connection::Connection(std::unique_ptr<Transport> transport, ConnectOptions options)
-    : transport_(std::move(transport)), reader_(redisReaderCreate()), options_(std::move(options)) {
-    if (!reader_)
-        throw std::bad_alloc();
-}
+    : transport_(std::move(transport)), options_(std::move(options)) {}
 
 Connection::~Connection() = default;
 Connection::Connection(Connection&&) noexcept = default;
@@ -120,16 +113,29 @@ Result<void> Connection::send(std::string_view bytes, Deadline until) {
     return written;
 }
 
+// A reply hiredis cannot parse is transient (a reconnection starts afresh); one over the limit
+// is not: the server would send it again, so the one line is complete, naming the server.
+Error Connection::reader_failure() {
+    broken_ = true;
+    if (reader_.failure() == ReplyReader::Failure::too_large)
+        return Error{exit_code::unavailable,
+                     fmt::format("Redis at {} sent a reply larger than {} (protocol error)",
+                                 options_.endpoint.display(), kMaxReplyText)};
+    return Error{exit_code::unavailable,
+                 fmt::format("protocol error: {}", reader_.protocol_error()), true};
+}
+
 Result<Reply> Connection::receive(Deadline until) {
     for (;;) {
-        void* raw = nullptr;
-        if (redisReaderGetReply(reader_.get(), &raw) != REDIS_OK) {
+        if (auto reply = reader_.next())
+            return std::move(*reply);
+        if (reader_.failure() != ReplyReader::Failure::none)
+            return tl::unexpected(reader_failure());
+        // A server that never stops sending never lets read_some wait for the deadline.
+        if (Clock::now() >= until) {
             broken_ = true;
-            return fail(exit_code::unavailable, fmt::format("protocol error: {}", reader_->errstr),
-                        true);
+            return fail(exit_code::unavailable, "timed out", true);
         }
-        if (raw != nullptr)
-            return Reply(static_cast<redisReply*>(raw));
         char buffer[16 * 1024];
         auto n = transport_->read_some(buffer, until);
         if (!n) {
@@ -142,8 +148,7 @@ Result<Reply> Connection::receive(Deadline until) {
             return tl::unexpected(n.error());
         }
         received_ = true;
-        if (redisReaderFeed(reader_.get(), buffer, *n) != REDIS_OK)
-            throw std::bad_alloc();
+        reader_.feed(std::string_view(buffer, *n));
     }
 }
 

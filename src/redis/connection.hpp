@@ -2,6 +2,7 @@
 
 #include "redis/endpoint.hpp"
 #include "redis/reply.hpp"
+#include "redis/reply_reader.hpp"
 #include "redis/transport.hpp"
 #include "util/error.hpp"
 
@@ -11,8 +12,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-struct redisReader;
 
 namespace dlock::redis {
 
@@ -56,21 +55,19 @@ class Connection {
     Connection& operator=(Connection&&) noexcept;
 
   private:
-    struct ReaderFree {
-        void operator()(redisReader* r) const;
-    };
     Connection(std::unique_ptr<Transport> transport, ConnectOptions options);
     Deadline deadline(Millis extra = Millis(0)) const;
     // Sends bytes / reads one reply. A failure breaks the connection and gives the reason only.
     Result<void> send(std::string_view bytes, Deadline until);
     Result<Reply> receive(Deadline until);
+    Error reader_failure();
     Result<Reply> timed_command(std::span<const std::string_view> args, Deadline until);
     std::string reason(const Error& cause) const;
     Error io_error(std::string_view what, const Error& cause) const;
     Result<Reply> checked(Result<Reply> reply, std::string_view command_name);
 
     std::unique_ptr<Transport> transport_;
-    std::unique_ptr<redisReader, ReaderFree> reader_;
+    ReplyReader reader_;
     ConnectOptions options_;
     bool broken_ = false;
     bool received_ = false; // any byte from the server yet

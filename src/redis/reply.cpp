@@ -30,6 +30,15 @@ size_t ReplyView::size() const {
     return is_array() ? r_->elements : 0;
 }
 ReplyView ReplyView::operator[](size_t i) const {
+    // A server may send any shape: reading past a short array, or into something that is no
+    // array, gives nil (an empty string, 0) rather than undefined behaviour.
+    static const redisReply nil = [] {
+        redisReply r{};
+        r.type = REDIS_REPLY_NIL;
+        return r;
+    }();
+    if (i >= size() || r_->element[i] == nullptr)
+        return ReplyView(&nil);
     return ReplyView(r_->element[i]);
 }
 

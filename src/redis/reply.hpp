@@ -20,8 +20,8 @@ class ReplyView {
     bool is_error() const;
     int64_t integer() const;
     std::string_view str() const;
-    size_t size() const; // array length
-    ReplyView operator[](size_t i) const;
+    size_t size() const;                  // array length
+    ReplyView operator[](size_t i) const; // nil past the end, or when this is no array
     // Integer element, or a bulk string holding an integer; 0 if neither.
     int64_t as_int() const;
 

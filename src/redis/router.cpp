@@ -1,6 +1,7 @@
 #include "redis/router.hpp"
 
 #include "redis/cluster_slot.hpp"
+#include "redis/cluster_topology.hpp"
 #include "util/log.hpp"
 
 #include <algorithm>
@@ -17,14 +18,6 @@ using Clock = std::chrono::steady_clock;
 // not have switched its role yet: asked again this often, within the connect timeout.
 constexpr Millis kResolvePause{100};
 
-// One element of a CLUSTER SHARDS node, by field name; nullopt when absent.
-std::optional<ReplyView> field(ReplyView map, std::string_view name) {
-    for (size_t i = 0; i + 1 < map.size(); i += 2)
-        if (map[i].str() == name)
-            return map[i + 1];
-    return std::nullopt;
-}
-
 // "ERR This instance has cluster support disabled": one server, no Cluster.
 bool cluster_disabled(const Error& error) {
     return !error.transient && error.message.find("cluster support disabled") != std::string::npos;
@@ -37,7 +30,7 @@ Router::Router(Deployment deployment) : deployment_(std::move(deployment)) {
         sentinels_.emplace(deployment_);
     } else {
         for (const auto& seed : deployment_.nodes)
-            nodes_.push_back(std::make_unique<Node>(Node{seed, std::nullopt}));
+            add_node(seed);
     }
 }
 
@@ -63,7 +56,7 @@ Result<Connection*> Router::open_master() {
     if (!nodes_.empty()) {
         if (auto& node = *nodes_.front(); node.conn && !node.conn->broken())
             return &*node.conn;
-        nodes_.clear(); // ask again: a broken connection may mean a failover
+        clear_nodes(); // ask again: a broken connection may mean a failover
     }
     const auto deadline = Clock::now() + deployment_.connect_timeout;
     for (;;) {
@@ -76,7 +69,7 @@ Result<Connection*> Router::open_master() {
             if (opened) {
                 log::debug("sentinel: master {} is at {}", deployment_.master_name,
                            found->display());
-                nodes_.push_back(std::make_unique<Node>(Node{*found, std::move(*opened)}));
+                add_node(*found, std::move(*opened));
                 reached_ = true;
                 asked_at_ = Clock::now();
                 return &*nodes_.front()->conn;
@@ -114,7 +107,7 @@ Result<Connection*> Router::open_default() {
 
 Result<Connection*> Router::connection_for(std::optional<std::string_view> key) {
     if (slots_ && key) {
-        const int16_t owner = (*slots_)[key_slot(*key)];
+        const NodeIndex owner = (*slots_)[key_slot(*key)];
         if (owner != kUnknown) {
             auto conn = open(*nodes_[static_cast<size_t>(owner)]);
             if (conn)
@@ -130,31 +123,48 @@ Result<Connection*> Router::connection_for(std::optional<std::string_view> key) 
     return open_default();
 }
 
+// By address through node_index_: a topology of thousands of masters stays linear.
 size_t Router::node_at(std::string_view host, int port) {
-    for (size_t i = 0; i < nodes_.size(); ++i)
-        if (nodes_[i]->endpoint.host == host && nodes_[i]->endpoint.port == port)
-            return i;
+    if (const auto it = node_index_.find({std::string(host), port}); it != node_index_.end())
+        return it->second;
     Endpoint endpoint = deployment_.nodes.front(); // credentials and TLS of the seeds
     endpoint.host = std::string(host);
     endpoint.port = port;
     endpoint.unix_path.clear();
-    nodes_.push_back(std::make_unique<Node>(Node{std::move(endpoint), std::nullopt}));
+    add_node(std::move(endpoint));
     return nodes_.size() - 1;
+}
+
+void Router::add_node(Endpoint endpoint, std::optional<Connection> conn) {
+    // A unix-socket seed has no address a redirect could name: first come, first kept.
+    node_index_.emplace(std::pair{endpoint.host, endpoint.port}, nodes_.size());
+    nodes_.push_back(std::make_unique<Node>(Node{std::move(endpoint), std::move(conn)}));
+}
+
+void Router::clear_nodes() {
+    nodes_.clear();
+    node_index_.clear();
+}
+
+Router::SlotTable& Router::slot_table() {
+    if (!slots_) {
+        slots_ = std::make_unique<SlotTable>();
+        slots_->fill(kUnknown);
+    }
+    return *slots_;
 }
 
 Result<void> Router::moved(const Redirect& redirect, const Connection& replied) {
     if (sentinels_)
         return fail(exit_code::internal, "a sentinel-managed master redirected a command (MOVED): "
                                          "use a redis:// URL for a Redis Cluster");
-    if (!slots_) {
-        // (A database other than 0 never gets here: a Cluster node refuses SELECT, see
-        // Connection::open.)
-        slots_ = std::make_unique<std::array<int16_t, 16384>>();
-        slots_->fill(kUnknown);
+    // (A database other than 0 never gets here: a Cluster node refuses SELECT, see
+    // Connection::open.)
+    if (!slots_)
         log::debug("{} is a Redis Cluster", replied.options().endpoint.display());
-    }
     const auto& host = redirect.host.empty() ? replied.options().endpoint.host : redirect.host;
-    (*slots_)[redirect.slot] = static_cast<int16_t>(node_at(host, redirect.port));
+    const auto owner = static_cast<NodeIndex>(node_at(host, redirect.port));
+    slot_table()[redirect.slot] = owner; // parse_redirect checked the slot
     return {};
 }
 
@@ -168,7 +178,7 @@ void Router::failed(Connection* conn) {
         if (node->conn && &*node->conn == conn)
             node->conn.reset();
     if (sentinels_)
-        nodes_.clear();
+        clear_nodes();
 }
 
 Replication Router::replication() const {
@@ -192,7 +202,7 @@ void Router::confirm_master(Millis max_age) {
     if (found->host != current.host || found->port != current.port) {
         log::info("sentinel: master {} moved from {} to {}", deployment_.master_name,
                   current.display(), found->display());
-        nodes_.clear();
+        clear_nodes();
     }
 }
 
@@ -202,61 +212,27 @@ Result<bool> Router::learn_cluster_masters(Connection& conn) {
     // connection (a TLS server refusing us is not transient) keeps its own reason.
     if (!shards && (shards.error().transient || conn.broken() || cluster_disabled(shards.error())))
         return tl::unexpected(shards.error());
-    const bool tls = deployment_.nodes.front().tls;
-    std::vector<std::pair<std::pair<int, int>, std::pair<std::string, int>>> ranges;
+    const Endpoint& from = conn.options().endpoint;
+    Result<std::vector<SlotRange>> ranges = tl::unexpected(Error{});
     if (shards) {
-        for (size_t s = 0; s < shards->size(); ++s) {
-            const auto shard = (*shards)[s];
-            const auto slots = field(shard, "slots");
-            const auto members = field(shard, "nodes");
-            if (!slots || !members)
-                continue;
-            for (size_t n = 0; n < members->size(); ++n) {
-                const auto node = (*members)[n];
-                const auto role = field(node, "role");
-                if (!role || role->str() != "master")
-                    continue;
-                auto host = field(node, "endpoint");
-                if (!host || host->str().empty() || host->str() == "?")
-                    host = field(node, "ip");
-                auto port = tls ? field(node, "tls-port") : field(node, "port");
-                if (!port)
-                    port = field(node, "port");
-                if (!host || !port)
-                    continue;
-                for (size_t r = 0; r + 1 < slots->size(); r += 2)
-                    ranges.push_back(
-                        {{static_cast<int>((*slots)[r].as_int()),
-                          static_cast<int>((*slots)[r + 1].as_int())},
-                         {std::string(host->str()), static_cast<int>(port->as_int())}});
-            }
-        }
+        ranges = parse_cluster_shards(*shards, deployment_.nodes.front().tls, from);
     } else {
         auto slots = conn.command({"CLUSTER", "SLOTS"}); // before Redis 7
         if (!slots && cluster_disabled(slots.error()))
             return false;
         TRY(slots);
-        for (size_t i = 0; i < slots->size(); ++i) {
-            const auto range = (*slots)[i];
-            if (range.size() < 3 || range[2].size() < 2)
-                continue;
-            ranges.push_back(
-                {{static_cast<int>(range[0].as_int()), static_cast<int>(range[1].as_int())},
-                 {std::string(range[2][0].str()), static_cast<int>(range[2][1].as_int())}});
-        }
+        ranges = parse_cluster_slots(*slots, from);
     }
-    if (ranges.empty())
+    TRY(ranges);
+    if (ranges->empty())
         return fail(exit_code::internal,
-                    fmt::format("{} named no Cluster masters", conn.options().endpoint.display()));
-    if (!slots_) {
-        slots_ = std::make_unique<std::array<int16_t, 16384>>();
-        slots_->fill(kUnknown);
-    }
-    for (const auto& [range, where] : ranges) {
-        const auto host = where.first.empty() ? conn.options().endpoint.host : where.first;
-        const auto index = static_cast<int16_t>(node_at(host, where.second));
-        for (int slot = std::max(range.first, 0); slot <= range.second && slot < 16384; ++slot)
-            (*slots_)[static_cast<size_t>(slot)] = index;
+                    fmt::format("{} named no Cluster masters", from.display()));
+    SlotTable& table = slot_table();
+    for (const auto& range : *ranges) {
+        // At most 16384 masters (checked), so an index fits a NodeIndex.
+        const auto owner = static_cast<NodeIndex>(
+            node_at(range.host.empty() ? from.host : range.host, range.port));
+        std::fill(table.begin() + range.first, table.begin() + range.last + 1, owner);
     }
     return true;
 }
@@ -269,11 +245,13 @@ Result<std::vector<Connection*>> Router::masters() {
     if (!clustered && cluster_disabled(clustered.error()))
         return std::vector<Connection*>{first}; // one server: the same single round trip
     TRY(clustered);
-    std::vector<size_t> owners;
-    for (const int16_t owner : *slots_)
-        if (owner != kUnknown &&
-            std::find(owners.begin(), owners.end(), static_cast<size_t>(owner)) == owners.end())
+    std::vector<size_t> owners; // each once, in slot order
+    std::vector<bool> seen(nodes_.size());
+    for (const NodeIndex owner : *slots_)
+        if (owner != kUnknown && !seen[static_cast<size_t>(owner)]) {
+            seen[static_cast<size_t>(owner)] = true;
             owners.push_back(static_cast<size_t>(owner));
+        }
     std::vector<Connection*> out;
     for (const size_t owner : owners) {
         TRY_ASSIGN(Connection * conn, open(*nodes_[owner]));

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -60,21 +61,29 @@ class Router {
         Endpoint endpoint;
         std::optional<Connection> conn;
     };
-    static constexpr int16_t kUnknown = -1;
+    // A slot's owner: an index into nodes_. 32 bits: a hostile topology may name more nodes
+    // than an int16 holds (learn_cluster_masters refuses more than a Cluster can have).
+    using NodeIndex = int32_t;
+    static constexpr NodeIndex kUnknown = -1;
+    using SlotTable = std::array<NodeIndex, 16384>;
 
     Result<Connection*> open(Node& node);
     Result<Connection*> open_default();
     Result<Connection*> open_master(); // Sentinel
     // The node at `host`:`port` (with the deployment's credentials and TLS), added if new.
     size_t node_at(std::string_view host, int port);
+    void add_node(Endpoint endpoint, std::optional<Connection> conn = std::nullopt);
+    void clear_nodes();
+    SlotTable& slot_table(); // created empty on first use
     // Learns every slot's master from `conn` (CLUSTER SHARDS, or CLUSTER SLOTS before Redis 7);
     // false when `conn` is no Cluster node.
     Result<bool> learn_cluster_masters(Connection& conn);
 
     Deployment deployment_;
     std::vector<std::unique_ptr<Node>> nodes_; // stable addresses: connections are handed out
-    size_t default_ = 0;                       // the node for no key, or an unknown slot
-    std::unique_ptr<std::array<int16_t, 16384>> slots_; // Cluster: slot -> node, or kUnknown
+    std::map<std::pair<std::string, int>, size_t> node_index_; // host, port -> nodes_ index
+    size_t default_ = 0;               // the node for no key, or an unknown slot
+    std::unique_ptr<SlotTable> slots_; // Cluster: slot -> node, or kUnknown
     std::optional<SentinelClient> sentinels_;
     std::chrono::steady_clock::time_point asked_at_; // Sentinel: when they were last asked
     bool reached_ = false;                           // a server was connected to once

@@ -33,6 +33,8 @@ std::optional<Redirect> parse_redirect(std::string_view message) {
     std::string_view host = message.substr(space + 1, colon - space - 1);
     if (host.starts_with('[') && host.ends_with(']')) // an IPv6 address, as some versions send it
         host = host.substr(1, host.size() - 2);
+    if (host.size() > 255) // no DNS name is longer: not a redirect from a Redis server
+        return std::nullopt;
     r.host = std::string(host);
     return r;
 }

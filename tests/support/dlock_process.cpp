@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,8 +95,11 @@ void Process::signal(int signo) const {
 bool Process::running() {
     if (reaped_)
         return false;
-    if (waitpid(pid_, &status_, WNOHANG) == pid_)
+    rusage usage{};
+    if (wait4(pid_, &status_, WNOHANG, &usage) == pid_) {
         reaped_ = true;
+        max_rss_kb_ = usage.ru_maxrss;
+    }
     return !reaped_;
 }
 
@@ -117,6 +121,8 @@ ProcessResult Process::wait(std::chrono::milliseconds timeout) {
     r.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - started_);
     r.exit_code = WIFEXITED(status_) ? WEXITSTATUS(status_) : 128 + WTERMSIG(status_);
+    r.term_signal = WIFSIGNALED(status_) ? WTERMSIG(status_) : 0;
+    r.max_rss_kb = max_rss_kb_;
     r.out = out();
     r.err = err();
     return r;

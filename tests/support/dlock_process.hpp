@@ -14,6 +14,8 @@ struct ProcessResult {
     int exit_code = -1;   // 128+N when killed by signal N
     std::string out, err; // captured stdout / stderr
     std::chrono::milliseconds elapsed{0};
+    int term_signal = 0; // the signal that killed it, 0 if it exited
+    long max_rss_kb = 0; // its peak resident set (wait4's ru_maxrss), in KiB
 };
 
 // The dlock binary under test (built by CMake next to the tests).
@@ -43,6 +45,7 @@ class Process {
     std::chrono::steady_clock::time_point started_;
     bool reaped_ = false;
     int status_ = 0;
+    long max_rss_kb_ = 0;
 };
 
 // Runs dlock to completion.
