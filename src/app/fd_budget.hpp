@@ -6,8 +6,8 @@ namespace dlock::app {
 
 // The file descriptors a `dlock run` opens besides those already open, whatever its number of
 // names: its Redis connection and the watchdog's, the supervisor's signalfd and eventfd, the
-// guardian's pipe (two ends), a syslog socket, and headroom for name resolution.
-inline constexpr int kRunFds = 2 + 2 + 2 + 1 + 3;
+// guardian's pipe (two ends) and pidfd, a syslog socket, and headroom for name resolution.
+inline constexpr int kRunFds = 2 + 2 + 3 + 1 + 3;
 
 // Checks that `needed` more file descriptors can be opened under RLIMIT_NOFILE. Otherwise a
 // usage error (64) naming the limit: a run that would fail half-way (its watchdog unable to

@@ -24,11 +24,14 @@ Result<std::string> read_password_file(const std::string& path) {
         return usage_error(
             fmt::format("cannot read password file {}: {}", redact_credentials(path), why));
     };
-    SmallFile file = read_small_file(path, kMaxPasswordFileSize, true);
+    // A regular file, or a pipe with a writer (`<(pass show redis)`); never a FIFO or a terminal,
+    // which could block dlock with no bound.
+    SmallFile file =
+        read_small_file(path, kMaxPasswordFileSize, FileKinds{/*dev_null=*/false, /*pipes=*/true});
     if (file.error == EISDIR)
         return cannot_read("is a directory");
     if (file.error != 0)
-        return cannot_read(std::strerror(file.error));
+        return cannot_read(file_error_text(file.error));
     std::string password = std::move(file.text);
     // One trailing newline (as `echo secret > file` writes) is not part of the password.
     if (password.ends_with('\n'))

@@ -44,7 +44,7 @@ int run(int argc, char** argv) {
 int exit_status(const Result<int>& outcome) {
     if (outcome)
         return *outcome;
-    log::error("{}", outcome.error().message);
+    log::final_error(outcome.error().message);
     return outcome.error().exit_code;
 }
 
@@ -58,11 +58,11 @@ int main(int argc, char** argv) {
     try {
         return run(argc, argv);
     } catch (const std::bad_alloc&) {
-        log::error("internal error: out of memory");
+        log::final_error("internal error: out of memory");
     } catch (const std::exception& e) {
-        log::error("internal error: {}", e.what());
+        log::final_error(std::string("internal error: ") + e.what());
     } catch (...) {
-        log::error("internal error: unknown exception");
+        log::final_error("internal error: unknown exception");
     }
     return exit_code::internal;
 }

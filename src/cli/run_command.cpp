@@ -118,7 +118,9 @@ Result<app::RunOptions> RunCommand::options(const std::vector<std::string>& comm
     if (shell_option_->count() > 0) {
         if (shell_command_.empty())
             return usage_error("-c: the shell command must not be empty");
-        o.argv = {"/bin/sh", "-c", shell_command_, "sh"};
+        // `--`: a STRING starting with - or + is the command, not options of sh's (`-e` would
+        // make sh read its commands from stdin). dash and bash both take it.
+        o.argv = {"/bin/sh", "-c", "--", shell_command_, "sh"};
         o.argv.insert(o.argv.end(), command.begin(), command.end());
         o.command_line = lock::command_line({shell_command_});
     } else if (!command.empty()) {

@@ -87,13 +87,15 @@ Result<File> parse_file(std::string_view text, std::string path, bool private_fi
 Result<std::optional<File>> load_file(const std::string& path, int* error_number) {
     int ignored = 0;
     int& error = error_number ? *error_number : ignored;
-    const SmallFile file = read_small_file(path, kMaxFileSize);
+    // /dev/null disables a file; a FIFO, a terminal or any other device is refused unread.
+    const SmallFile file =
+        read_small_file(path, kMaxFileSize, FileKinds{/*dev_null=*/true, /*pipes=*/false});
     error = file.error;
     if (file.error == ENOENT)
         return std::nullopt;
-    if (file.error != 0) // a character device such as /dev/null disables a file
+    if (file.error != 0)
         return usage_error(
-            fmt::format("cannot read config file {}: {}", path, std::strerror(file.error)));
+            fmt::format("cannot read config file {}: {}", path, file_error_text(file.error)));
     return parse_file(file.text, path, (file.status.st_mode & S_IRWXO) == 0);
 }
 

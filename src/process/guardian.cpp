@@ -1,20 +1,26 @@
 #include "process/guardian.hpp"
 
 #include "util/log.hpp"
+#include "util/signals.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <memory>
+#include <mutex>
+#include <poll.h>
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <vector>
 
 namespace dlock::process {
 
@@ -23,6 +29,9 @@ struct Guardian::State {
     std::atomic<pid_t> group{0};
     int read_fd = -1;
     int write_fd = -1;
+    // dlock's side only: -1 once closed (write_fd), reaped (pid), or without one (pidfd).
+    pid_t pid = -1;
+    int pidfd = -1;
     alignas(64) char stack[64 * 1024];
 };
 
@@ -65,10 +74,11 @@ DLOCK_GUARDIAN_CODE int guard(void* arg) {
     // a signal to dlock's job must not reach us.
     raw_syscall(SYS_setpgid, 0, 0);
     raw_syscall(SYS_prctl, PR_SET_NAME, reinterpret_cast<long>("lockguard"));
-    raw_syscall(SYS_close, state->write_fd); // or end of file would never come
-    // Nor may we keep dlock's Redis connections open after it died.
-    if (state->read_fd > 3)
-        raw_syscall(SYS_close_range, 3, state->read_fd - 1, 0);
+    // Every descriptor but the read end: the write end (or end of file would never come),
+    // dlock's Redis connections, and its stdin, stdout and stderr (a reader of dlock's output,
+    // such as `x=$(dlock run ...)`, must see end of file when dlock exits, not when we do).
+    if (state->read_fd > 0)
+        raw_syscall(SYS_close_range, 0, state->read_fd - 1, 0);
     raw_syscall(SYS_close_range, state->read_fd + 1, ~0U, 0);
 
     char byte;
@@ -95,6 +105,60 @@ bool under_valgrind() {
     return preload != nullptr && strstr(preload, "/vgpreload") != nullptr;
 }
 
+// The guardians not reaped yet, for die_of_signal (a process ending by a signal runs no
+// destructor). Never destroyed: a static destructor could run after the last use.
+std::mutex registry_mutex;
+std::vector<Guardian::State*>& registry() {
+    static auto* states = new std::vector<Guardian::State*>();
+    return *states;
+}
+
+// Closes the pipe (the guardian exits, killing its group first if still armed), then waits for
+// it to exit, at most kReapWaitMs, and reaps it. False if it did not exit in time: it still runs
+// on the stack in `state`, which must then never be freed.
+bool end_guardian(Guardian::State& state) {
+    if (state.write_fd >= 0) {
+        close(state.write_fd);
+        state.write_fd = -1;
+    }
+    if (state.pid < 0)
+        return true;
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(Guardian::kReapWaitMs);
+    for (;;) {
+        // No exit signal: a "clone" child, which only __WCLONE waits for.
+        const pid_t reaped = waitpid(state.pid, nullptr, __WCLONE | WNOHANG);
+        if (reaped == state.pid || (reaped < 0 && errno != EINTR)) // ECHILD: not ours any more
+            break;
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            log::warn("the guardian process {} did not exit; not waiting for it", state.pid);
+            return false;
+        }
+        if (state.pidfd >= 0) { // readable once it has exited
+            pollfd exited{state.pidfd, POLLIN, 0};
+            (void)poll(&exited, 1, static_cast<int>(left.count()));
+        } else {
+            const timespec pause{0, 1'000'000};
+            nanosleep(&pause, nullptr);
+        }
+    }
+    state.pid = -1;
+    if (state.pidfd >= 0) {
+        close(state.pidfd);
+        state.pidfd = -1;
+    }
+    return true;
+}
+
+// Before dlock dies of a signal: end and reap every guardian.
+void end_every_guardian() {
+    const std::lock_guard lock(registry_mutex);
+    for (Guardian::State* state : registry())
+        (void)end_guardian(*state);
+}
+
 } // namespace
 
 Result<Guardian> Guardian::start() {
@@ -109,8 +173,9 @@ Result<Guardian> Guardian::start() {
     if (pipe2(fds, O_CLOEXEC) != 0)
         return fail(exit_code::internal,
                     fmt::format("cannot start the guardian process: pipe: {}", strerror(errno)));
-    guardian.state_->read_fd = fds[0];
-    guardian.state_->write_fd = fds[1];
+    State& state = *guardian.state_;
+    state.read_fd = fds[0];
+    state.write_fd = fds[1];
 
     // The guardian starts with every signal blocked (it inherits this thread's mask).
     sigset_t all, previous;
@@ -118,14 +183,21 @@ Result<Guardian> Guardian::start() {
     if (const int err = pthread_sigmask(SIG_SETMASK, &all, &previous); err != 0) {
         close(fds[0]);
         close(fds[1]);
+        state.write_fd = -1;
         return fail(
             exit_code::internal,
             fmt::format("cannot start the guardian process: pthread_sigmask: {}", strerror(err)));
     }
     // No exit signal: waits for "any child" (the supervisor reaping orphans) leave it alone,
-    // so its pid stays ours until the destructor waits for it.
-    State& state = *guardian.state_;
-    const pid_t pid = clone(guard, state.stack + sizeof state.stack, CLONE_VM, &state);
+    // so its pid stays ours until end_guardian() waits for it. CLONE_PIDFD (close-on-exec, not
+    // in the guardian's table) bounds that wait at no cost here; before Linux 5.2, without it.
+    int pidfd = -1;
+    pid_t pid =
+        clone(guard, state.stack + sizeof state.stack, CLONE_VM | CLONE_PIDFD, &state, &pidfd);
+    if (pid < 0 && errno == EINVAL) {
+        pidfd = -1;
+        pid = clone(guard, state.stack + sizeof state.stack, CLONE_VM, &state);
+    }
     const int clone_errno = errno;
     // Only bad arguments make it fail; a thread left with every signal blocked would still
     // work (the supervisor reads them from a signalfd), but say so.
@@ -134,41 +206,37 @@ Result<Guardian> Guardian::start() {
     close(fds[0]);
     if (pid < 0) {
         close(fds[1]);
+        state.write_fd = -1;
         return fail(exit_code::internal,
                     fmt::format("cannot start the guardian process: {}", strerror(clone_errno)));
     }
-    guardian.pid_ = pid;
-    guardian.pipe_fd_ = fds[1];
+    state.pid = pid;
+    state.pidfd = pidfd;
+    {
+        const std::lock_guard lock(registry_mutex);
+        registry().push_back(&state);
+    }
+    set_before_dying(end_every_guardian);
     return guardian;
 }
 
-Guardian::Guardian(Guardian&& other) noexcept
-    : pid_(other.pid_), pipe_fd_(other.pipe_fd_), state_(other.state_) {
-    other.pid_ = -1;
-    other.pipe_fd_ = -1;
+Guardian::Guardian(Guardian&& other) noexcept : state_(other.state_) {
     other.state_ = nullptr;
 }
 
 Guardian::~Guardian() {
-    if (pid_ < 0) {
-        delete state_;
+    if (state_ == nullptr)
         return;
+    const std::lock_guard lock(registry_mutex);
+    auto& states = registry();
+    states.erase(std::remove(states.begin(), states.end(), state_), states.end());
+    if (end_guardian(*state_)) {
+        delete state_;
+    } else {
+        // Still running on its stack: never freed, and reachable (not a leak to LeakSanitizer).
+        static auto* abandoned = new std::vector<State*>();
+        abandoned->push_back(state_);
     }
-    // End of file: it exits by itself. dlock is usually about to exit too, and waiting for the
-    // guardian would cost two context switches on every run; its memory (ours) outlives us
-    // anyway. So it is retired: freed by the next guardian's end, when it has long exited.
-    close(pipe_fd_);
-    static Retired retired; // reachable, so not a leak to LeakSanitizer either
-    retired.replace(pid_, state_);
-}
-
-void Guardian::Retired::replace(pid_t pid, State* state) {
-    if (pid_ >= 0)
-        while (waitpid(pid_, nullptr, __WCLONE) < 0 && errno == EINTR) {
-        }
-    delete state_;
-    pid_ = pid;
-    state_ = state;
 }
 
 std::atomic<pid_t>& Guardian::group() const {
@@ -177,6 +245,19 @@ std::atomic<pid_t>& Guardian::group() const {
 
 void Guardian::disarm() const {
     group().store(0);
+}
+
+void Guardian::dismiss() const {
+    disarm();
+    const std::lock_guard lock(registry_mutex);
+    if (state_->write_fd >= 0) {
+        close(state_->write_fd);
+        state_->write_fd = -1;
+    }
+}
+
+pid_t Guardian::pid() const {
+    return state_->pid;
 }
 
 } // namespace dlock::process

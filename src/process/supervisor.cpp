@@ -226,7 +226,7 @@ Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
 
 void Supervisor::drain_group(const StopPolicy& policy, bool kill_now) {
     if (!group_alive(child_)) {
-        guardian_->disarm();
+        guardian_->dismiss(); // nothing left to guard: it exits while we release the lease
         return;
     }
     log::info("the command left processes in its group; sending SIG{}", kill_now ? "KILL" : "TERM");
@@ -252,7 +252,7 @@ void Supervisor::drain_group(const StopPolicy& policy, bool kill_now) {
         poll(fds, 1, std::min(50, poll_timeout(killed ? give_up : kill_at)));
         handle_signals();
     }
-    guardian_->disarm(); // the group id may now be reused by anyone
+    guardian_->dismiss(); // the group id may now be reused by anyone
 }
 
 void Supervisor::restore_terminal() {

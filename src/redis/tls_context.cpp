@@ -1,5 +1,7 @@
 #include "redis/tls_context.hpp"
 
+#include "util/small_file.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -26,18 +28,20 @@ struct File {
     const std::string& path;
 };
 
+// OpenSSL opens the files itself, with a blocking open(2): each is checked first to be a
+// readable regular file, so that a FIFO is refused instead of blocking dlock with no bound.
 Result<void> check_readable(const File& file, bool directory) {
     if (directory) {
         if (DIR* dir = ::opendir(file.path.c_str())) {
             ::closedir(dir);
             return {};
         }
-    } else if (const int fd = ::open(file.path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    } else if (const int fd = open_regular_file(file.path); fd >= 0) {
         ::close(fd);
         return {};
     }
     return usage_error(fmt::format("cannot read {} {}: {} ({})", file.what, file.path,
-                                   std::strerror(errno), file.option));
+                                   file_error_text(errno), file.option));
 }
 
 // The first queued OpenSSL error's reason; the queue is emptied.

@@ -43,6 +43,9 @@ std::string_view level_name(spdlog::level::level_enum level) {
     }
 }
 
+constexpr const char* kPlain = "dlock: %v";
+constexpr const char* kDecorated = "dlock[%P] %H:%M:%S.%e %l: %v";
+
 // One JSON object per line on stderr (see log_line.hpp).
 class JsonStderrSink final : public spdlog::sinks::base_sink<std::mutex> {
   protected:
@@ -59,13 +62,16 @@ class JsonStderrSink final : public spdlog::sinks::base_sink<std::mutex> {
 spdlog::logger& logger() {
     static spdlog::logger instance = [] {
         spdlog::logger l("dlock", std::make_shared<spdlog::sinks::stderr_sink_mt>());
-        l.set_pattern("dlock: %v");
+        l.set_pattern(kPlain);
         l.set_level(spdlog::level::warn);
         l.flush_on(spdlog::level::trace);
         return l;
     }();
     return instance;
 }
+
+// The text sink on stderr when its lines are decorated (-vv), else null.
+spdlog::sink_ptr decorated_sink;
 
 spdlog::sink_ptr stderr_sink(Format format) {
     if (format == Format::json)
@@ -96,7 +102,9 @@ void setup(const Options& options) {
         to_stderr->set_level(spdlog::level::err);
     }
     // Sets every sink's formatter; the JSON and syslog sinks ignore it.
-    l.set_pattern(options.level == Level::debug ? "dlock[%P] %H:%M:%S.%e %l: %v" : "dlock: %v");
+    const bool decorated = options.level == Level::debug && options.format == Format::text;
+    l.set_pattern(options.level == Level::debug ? kDecorated : kPlain);
+    decorated_sink = decorated ? to_stderr : nullptr;
     l.set_level(to_spdlog(options.level));
     l.flush_on(spdlog::level::trace);
 }
@@ -108,6 +116,15 @@ bool enabled(Level level) {
 void write(Level level, std::string_view message) {
     // One line per message, whatever user input it quotes.
     logger().log(to_spdlog(level), "{}", one_line(message));
+}
+
+void final_error(std::string_view message) {
+    // Plain on stderr whatever the verbosity; syslog and JSON lines are as for any error.
+    if (decorated_sink)
+        decorated_sink->set_pattern(kPlain);
+    write(Level::error, message);
+    if (decorated_sink)
+        decorated_sink->set_pattern(kDecorated);
 }
 
 } // namespace dlock::log

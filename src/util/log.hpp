@@ -25,6 +25,9 @@ void setup(int verbosity);
 void setup(const Options& options);
 bool enabled(Level level);
 void write(Level level, std::string_view message);
+// The one line explaining dlock's exit status: an error, and on stderr always "dlock: ...", even
+// under -vv, whose other lines have the pid and the time.
+void final_error(std::string_view message);
 
 template <typename... Args>
 void at(Level level, fmt::format_string<Args...> format, Args&&... args) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <csignal>
@@ -20,6 +21,8 @@ constexpr std::array<std::pair<std::string_view, int>, 20> kSignals{{
     {"SEGV", SIGSEGV}, {"USR2", SIGUSR2}, {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM},
     {"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"XCPU", SIGXCPU}, {"WINCH", SIGWINCH},
 }};
+
+std::atomic<void (*)()> before_dying{nullptr};
 
 } // namespace
 
@@ -52,7 +55,13 @@ std::string signal_name(int signo) {
     return fmt::format("signal {}", signo);
 }
 
+void set_before_dying(void (*hook)()) {
+    before_dying.store(hook);
+}
+
 int die_of_signal(int signo, bool whole_group) {
+    if (auto* hook = before_dying.load())
+        hook();
     // The command's core dump (if any) is what matters, not ours.
     const rlimit no_core{0, 0};
     (void)setrlimit(RLIMIT_CORE, &no_core);

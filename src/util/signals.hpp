@@ -19,4 +19,9 @@ std::string signal_name(int signo);
 // included), as the terminal does with Ctrl-C. Returns 128+signo should the process survive.
 int die_of_signal(int signo, bool whole_group = false);
 
+// What die_of_signal does first, since a process ending by a signal runs no destructor: one
+// function per process (process/guardian.cpp reaps its guardian, which would otherwise be left
+// to an init that may never reap it).
+void set_before_dying(void (*hook)());
+
 } // namespace dlock

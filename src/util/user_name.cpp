@@ -1,5 +1,6 @@
 #include "util/user_name.hpp"
 
+#include "util/small_file.hpp"
 #include "util/static_glibc.hpp"
 
 #include <charconv>
@@ -14,7 +15,7 @@ namespace {
 // /etc/passwd, or "" if it cannot be read. Local passwd files are a few KiB.
 std::string read_passwd() {
     std::string text;
-    const int fd = open("/etc/passwd", O_RDONLY | O_CLOEXEC);
+    const int fd = open_regular_file("/etc/passwd");
     if (fd < 0)
         return text;
     char buffer[16384];

@@ -61,3 +61,19 @@ TEST_CASE("verbose output: -v reports acquiring and releasing and -vv renewals",
     CHECK(vv.err.find("debug") != std::string::npos);
     CHECK(vv.err.find("lease renewed") != std::string::npos);
 }
+
+TEST_CASE("a -c STRING starting with - or + is the shell command, not options of sh's",
+          "[e2e][run][shell]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    // Without `sh -c --`, `-e` made sh read its commands from stdin, and `+x` was an option too.
+    for (const std::string word : {"-e", "+x"}) {
+        INFO(word);
+        write_file(dir / word, "#!/bin/sh\necho \"ran $1 $2\"\n", 0755);
+        auto r = run(*server, {"run", "job", "-c", word + " arg \"$1\"", "--", "one"},
+                     {{"PATH", dir.path() + ":/usr/bin:/bin"}}, 20s);
+        CHECK(r.exit_code == 0);
+        CHECK(r.out == "ran arg one\n");
+        CHECK(r.err.empty());
+    }
+}

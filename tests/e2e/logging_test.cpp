@@ -191,3 +191,32 @@ TEST_CASE("syslog (--syslog) gets every message through /dev/log as dlock[pid], 
     CHECK(messages[0].find("dlock[") != std::string::npos);
     CHECK(messages[0].find(trim(r->err.substr(7))) != std::string::npos);
 }
+
+TEST_CASE("the line explaining the exit status starts 'dlock: ' at every verbosity", "[e2e][log]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    const std::string missing = dir / "missing-command";
+    for (const std::string verbosity : {"-q", "-v", "-vv"}) {
+        INFO(verbosity);
+        auto r = run(*server, {verbosity, "run", "job", "--", missing});
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 127);
+        const auto all = lines(r.err);
+        REQUIRE_FALSE(all.empty());
+        CHECK(all.back().starts_with("dlock: "));
+        CHECK(all.back().find(missing) != std::string::npos);
+        if (verbosity == "-vv") { // the other lines keep the pid and the time
+            REQUIRE(all.size() > 1);
+            CHECK(all.front().starts_with("dlock["));
+            CHECK(all.front().find(" info: acquired job") != std::string::npos);
+        }
+    }
+    // --syslog: stderr has only that line; json: it is a JSON object as every other line.
+    auto r = run(*server, {"-vv", "--syslog", "run", "job", "--", missing});
+    CHECK(r.exit_code == 127);
+    CHECK(one_dlock_line(r.err));
+    r = run(*server, {"-vv", "--log-format", "json", "run", "job", "--", missing});
+    CHECK(r.exit_code == 127);
+    check_json_lines(r.err);
+    CHECK(lines(r.err).back().find(R"("level":"error")") != std::string::npos);
+}
