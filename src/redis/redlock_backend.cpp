@@ -75,6 +75,34 @@ Result<void> RedlockBackend::connect() {
                 any_transient(connected));
 }
 
+void RedlockBackend::drop_absurd_fences(const lock::Keys& keys,
+                                        std::vector<Result<lock::AcquireOutcome>>& votes,
+                                        std::vector<size_t>& granted) const {
+    std::vector<int64_t> tokens;
+    tokens.reserve(granted.size());
+    for (size_t i : granted)
+        tokens.push_back(votes[i]->fence);
+    const auto now_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+    const int64_t bound = lock::fence_bound(tokens, members_.size(), now_us);
+    std::erase_if(granted, [&](size_t i) {
+        const int64_t token = votes[i]->fence;
+        if (lock::sane_fence(token, bound))
+            return false;
+        const std::string why = fmt::format(
+            "granted {} with fencing token {}, outside the sane range 1..{} (a year past the "
+            "clock): not used (a poisoned {} or a clock far ahead)",
+            keys.lock, token, bound, keys.fence);
+        log::warn("Redlock: {}: {}", name_of(i), why);
+        // A failed member for this acquire: it neither votes nor gets the token committed (its
+        // counter, restarted from its clock, would not keep it). It is given back there if the
+        // lease is not held; if it is, the lease there is ours and goes with the release.
+        votes[i] = fail(exit_code::unavailable, why, false);
+        return true;
+    });
+}
+
 Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
                                                      const lock::AcquireRequest& request) {
     lock::AcquireRequest r = request;
@@ -88,6 +116,7 @@ Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
     for (size_t i = 0; i < n; ++i)
         if (votes[i] && votes[i]->acquired)
             granted.push_back(i);
+    drop_absurd_fences(keys, votes, granted);
     if (granted.size() >= q && lock::validity(r.ttl, Clock::now() - sent_at) > Millis(0)) {
         // The token: the largest counter of the majority, committed back where we hold it.
         lock::AcquireOutcome held = *votes[granted.front()];

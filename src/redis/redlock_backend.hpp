@@ -56,6 +56,12 @@ class RedlockBackend final : public lock::Backend, public lock::History {
     template <typename T>
     std::string failures(const std::vector<Result<T>>& results) const;
     std::string name_of(size_t member) const;
+    // Removes from `granted` the members whose fencing token is outside lock::fence_bound (a
+    // poisoned counter, a clock far off) and turns their vote into a failure, logged at warn:
+    // such a token is never used nor committed to the other members.
+    void drop_absurd_fences(const lock::Keys& keys,
+                            std::vector<Result<lock::AcquireOutcome>>& votes,
+                            std::vector<size_t>& granted) const;
 
     std::vector<std::unique_ptr<LockBackend>> members_;
     lock::HolderInfo self_;

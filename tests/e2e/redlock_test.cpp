@@ -277,3 +277,78 @@ TEST_CASE("status and history under Redlock show each member and the majority", 
     CHECK(rows[1].find("release") != std::string::npos);
     CHECK(rows[1].find("on 5/5 members") != std::string::npos);
 }
+
+namespace {
+
+// The fencing counter of `name` on each member ("" where it is missing).
+std::vector<std::string> counters(const Members& m, const std::string& name = "job") {
+    std::vector<std::string> out;
+    for (const auto& s : m.servers)
+        out.emplace_back(s->cmd({"GET", key(name, "fence")}).str());
+    return out;
+}
+
+// Runs `dlock run job` printing its token; the token (fails the test unless it ran).
+int64_t token_of_run(const Members& m, const Env& env = {}) {
+    auto r = run_in(m, {"run", "job", "--", "sh", "-c", "echo $DLOCK_FENCING_TOKEN"}, env);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    return std::stoll(trim(r.out));
+}
+
+// A year in microseconds: a sane token is never that far past the clock.
+constexpr int64_t kYearUs = 365LL * 86'400'000'000;
+
+int64_t now_us() {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+TEST_CASE("a Redlock member with a poisoned fencing counter spreads nothing", "[e2e][redlock]") {
+    // Before: at the limit, that member failed every acquire for 30 days; just below it, its
+    // token (the largest) was committed to every honest member, which then overflowed too.
+    const std::string poison = GENERATE("9223372036854775807", "9223372036854775000");
+    INFO("member 2's counter set to " << poison);
+    REQUIRE_MEMBERS(m);
+    const int64_t honest = token_of_run(m);
+    m.servers[1]->cmd({"SET", key("job", "fence"), poison});
+
+    int64_t last = honest;
+    for (int run = 0; run < 3; ++run) {
+        const int64_t token = token_of_run(m);
+        CHECK(token > last);
+        CHECK(token < now_us() + kYearUs);
+        // Committed on every member, the poisoned one included (it restarted from its clock).
+        for (const auto& counter : counters(m))
+            CHECK(counter == std::to_string(token));
+        last = token;
+    }
+}
+
+TEST_CASE("a Redlock member answering an absurd fencing token is outvoted", "[e2e][redlock]") {
+    // Member 2 answers a token near the int64 limit: the lock there is already held by the same
+    // owner (a re-entry returns the hold's recorded token), recorded with an absurd one.
+    REQUIRE_MEMBERS(m);
+    const std::string owner = "0123456789abcdef0123456789abcdef";
+    m.servers[1]->cmd(
+        {"HSET", key("job"), "owner", owner, "holds", "1", "fence", "9223372036854775000"});
+    m.servers[1]->cmd({"PEXPIRE", key("job"), "60000"});
+    auto r = run_in(m, {"run", "job", "--", "sh", "-c", "echo $DLOCK_FENCING_TOKEN"},
+                    {{"DLOCK_HELD", owner + ":job"}});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const int64_t token = std::stoll(trim(r.out));
+    CHECK(token < now_us() + kYearUs);
+    // Warned about, naming the member; committed on the honest members only.
+    CHECK(r.err.find("member 2 (") != std::string::npos);
+    CHECK(r.err.find("9223372036854774784") != std::string::npos);
+    const auto after = counters(m);
+    CHECK(after[1].empty());
+    for (size_t i : {0, 2, 3, 4})
+        CHECK(after[i] == std::to_string(token));
+    // Later runs keep working (member 2 is still held by that owner: outvoted).
+    CHECK(token_of_run(m) > token);
+}

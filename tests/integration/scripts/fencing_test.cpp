@@ -86,3 +86,44 @@ TEST_CASE("fencing tokens keep increasing after a burst and a deleted counter", 
                        << server_time_us(*server));
     CHECK(reseeded > last);
 }
+
+TEST_CASE("a fencing counter poisoned at or near the int64 limit restarts from the clock",
+          "[fencing]") {
+    // Before: INCR overflowed (an error on every acquire of the name for 30 days), or, one
+    // below the limit, returned a token Lua could not even represent.
+    const std::string poison = GENERATE("9223372036854775807", "9223372036854775806",
+                                        "9223372036854775000", "-5", "not a number");
+    INFO("counter set to " << poison);
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    const int64_t honest = take_and_release(*backend, 0);
+    server->cmd({"SET", job_keys().fence, poison});
+
+    const int64_t before = server_time_us(*server);
+    auto out = ok(backend->acquire(job_keys(), request("owner-1", "hold-1")));
+    REQUIRE(out.acquired);
+    CHECK(out.fence > honest); // still above every token an honest holder got
+    CHECK(out.fence >= before);
+    CHECK(out.fence <= server_time_us(*server));
+    CHECK(hget(*server, job_keys().lock, "fence") == std::to_string(out.fence));
+    CHECK(std::string(server->cmd({"GET", job_keys().fence}).str()) == std::to_string(out.fence));
+    CHECK(pttl(*server, job_keys().fence) > 29LL * 86'400'000);
+    REQUIRE(release_hold(*backend, "owner-1", "hold-1") == 0);
+
+    CHECK(take_and_release(*backend, 2) == out.fence + 1);
+}
+
+TEST_CASE("a fencing counter more than a year past the clock restarts from it", "[fencing]") {
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    const int64_t year_us = 365LL * 86'400'000'000;
+    const int64_t near = server_time_us(*server) + year_us - 60'000'000; // skew: kept
+    server->cmd({"SET", job_keys().fence, std::to_string(near)});
+    CHECK(take_and_release(*backend, 0) == near + 1);
+
+    server->cmd({"SET", job_keys().fence, std::to_string(server_time_us(*server) + 2 * year_us)});
+    const int64_t before = server_time_us(*server);
+    const int64_t restarted = take_and_release(*backend, 1);
+    CHECK(restarted >= before);
+    CHECK(restarted <= server_time_us(*server));
+}
