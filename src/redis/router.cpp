@@ -184,7 +184,7 @@ void Router::failed(Connection* conn) {
 Replication Router::replication() const {
     Replication r = deployment_.replication;
     if (r.automatic)
-        r.min_replicas = sentinels_ && sentinels_->live_replicas() > 0 ? 1 : 0;
+        r.min_replicas = sentinels_ ? sentinels_->live_replicas() : 0;
     return r;
 }
 

@@ -52,8 +52,8 @@ class Router {
 
     bool cluster() const { return slots_ != nullptr; }
     const Deployment& deployment() const { return deployment_; }
-    // --min-replicas as it applies now: `auto` is 1 while the sentinels last listed a live
-    // replica of the master, else 0 (and always 0 outside Sentinel).
+    // --min-replicas as it applies now: `auto` is every replica the sentinels last listed as up
+    // and replicating (0 outside Sentinel).
     Replication replication() const;
 
   private:

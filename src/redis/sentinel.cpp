@@ -27,21 +27,26 @@ Error from_sentinel(Error error, const Endpoint& sentinel) {
     return error;
 }
 
-// The replicas in a SENTINEL REPLICAS reply that the sentinel considers up and linked.
+// A field of a flat field/value array (one replica of SENTINEL REPLICAS); "" when absent.
+std::string_view field_of(ReplyView fields, std::string_view name) {
+    for (size_t f = 0; f + 1 < fields.size(); f += 2)
+        if (fields[f].str() == name)
+            return fields[f + 1].str();
+    return {};
+}
+
+// The replicas in a SENTINEL REPLICAS reply that the sentinel considers up (not subjectively or
+// objectively down, not disconnected) and replicating (master link ok): the ones a failover may
+// promote.
 int count_live_replicas(ReplyView replicas) {
     int live = 0;
     for (size_t i = 0; i < replicas.size(); ++i) {
-        const ReplyView fields = replicas[i];
-        for (size_t f = 0; f + 1 < fields.size(); f += 2) {
-            if (fields[f].str() != "flags")
-                continue;
-            const std::string_view flags = fields[f + 1].str();
-            if (flags.find("s_down") == std::string_view::npos &&
-                flags.find("o_down") == std::string_view::npos &&
-                flags.find("disconnected") == std::string_view::npos)
-                ++live;
-            break;
-        }
+        const std::string_view flags = field_of(replicas[i], "flags");
+        if (flags.find("s_down") == std::string_view::npos &&
+            flags.find("o_down") == std::string_view::npos &&
+            flags.find("disconnected") == std::string_view::npos &&
+            field_of(replicas[i], "master-link-status") == "ok")
+            ++live;
     }
     return live;
 }

@@ -18,7 +18,7 @@ class SentinelClient {
     // answers, an `unavailable` error giving each sentinel's reason.
     Result<Endpoint> master();
     // With --min-replicas auto: how many replicas of the master the sentinel that named it
-    // last considers up (not subjectively or objectively down, not disconnected).
+    // last considers up and replicating (see count_live_replicas).
     int live_replicas() const { return live_replicas_; }
 
   private:

@@ -13,11 +13,8 @@
 #include "support/sentinel_deployment.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 using namespace dlock::test;
 using namespace dlock::test::e2e;
@@ -32,59 +29,55 @@ int64_t wall_ns(WallClock::time_point t) {
 
 // One critical section as its command logged it (wall clock, ns, as `date +%s%N` prints it).
 struct Section {
+    std::string id;
     int64_t start = 0, end = 0, token = 0;
     int exit_code = -1; // dlock's
 };
 
-// Runs `dlock run` again and again until told to stop; each run's exit status by run id.
+// Shell loops that run `dlock run` again and again until $D/stop exists; each run's exit
+// status goes to $D/exits ("RUN STATUS"), its section to $D/log. Processes rather than threads:
+// the test's assertions stay on one thread.
 class Workers {
   public:
-    Workers(std::string url, std::string dir, int count) : url_(std::move(url)), dir_(dir) {
-        for (int i = 0; i < count; ++i)
-            threads_.emplace_back([this, i] { loop(i); });
-    }
-    ~Workers() { stop(); }
-
-    void stop() {
-        stopping_ = true;
-        for (auto& t : threads_)
-            if (t.joinable())
-                t.join();
-    }
-    std::map<std::string, int> exits() {
-        std::lock_guard lock(mutex_);
-        return exits_;
-    }
-
-  private:
-    void loop(int worker) {
+    Workers(const std::string& url, const std::string& dir, int count) : dir_(dir) {
         const std::string section = "echo \"start $RUN $DLOCK_FENCING_TOKEN $(date +%s%N)\" >> "
                                     "\"$D/log\"; sleep 0.1; echo \"end $RUN $(date +%s%N)\" >> "
                                     "\"$D/log\"";
-        for (int n = 0; !stopping_; ++n) {
-            const std::string id = std::to_string(worker) + "." + std::to_string(n);
-            // No Catch assertion here (not thread-safe): a run that outlives its bound is
-            // killed and counted as -1.
-            Process p(
-                with_redis_url(url_, {"run", "-w", "20s", "--ttl", "3s", "loop", "-c", section}),
-                clean_env({{"D", dir_}, {"RUN", id}}));
-            int code = -1;
-            for (int i = 0; i < 6000 && p.running(); ++i)
-                std::this_thread::sleep_for(10ms);
-            if (!p.running())
-                code = p.wait(1s).exit_code;
-            else
-                p.signal(SIGKILL);
-            std::lock_guard lock(mutex_);
-            exits_[id] = code;
-        }
+        const std::string loop =
+            "n=0; while [ ! -e \"$D/stop\" ]; do RUN=$W.$n; export RUN; "
+            "\"$DLOCK\" --redis \"$URL\" run -w 20s --ttl 3s loop -c \"$SECTION\"; "
+            "echo \"$RUN $?\" >> \"$D/exits\"; n=$((n+1)); done";
+        for (int i = 0; i < count; ++i)
+            shells_.push_back(std::make_unique<Process>(std::vector<std::string>{"-c", loop},
+                                                        clean_env({{"D", dir},
+                                                                   {"W", std::to_string(i)},
+                                                                   {"URL", url},
+                                                                   {"SECTION", section},
+                                                                   {"DLOCK", dlock_binary()}}),
+                                                        "/bin/sh"));
     }
 
-    std::string url_, dir_;
-    std::atomic<bool> stopping_{false};
-    std::mutex mutex_;
-    std::map<std::string, int> exits_;
-    std::vector<std::thread> threads_;
+    // Asks the loops to stop after their current run, and waits for them.
+    void stop() {
+        touch(dir_ + "/stop");
+        for (auto& shell : shells_)
+            shell->wait(60s);
+    }
+    std::map<std::string, int> exits() const {
+        std::map<std::string, int> out;
+        for (const auto& line : lines(read_file(dir_ + "/exits"))) {
+            std::istringstream in(line);
+            std::string id;
+            int code = -1;
+            in >> id >> code;
+            out[id] = code;
+        }
+        return out;
+    }
+
+  private:
+    std::string dir_;
+    std::vector<std::unique_ptr<Process>> shells_;
 };
 
 std::map<std::string, Section> read_sections(const std::string& log) {
@@ -159,27 +152,45 @@ TEST_CASE("workers through repeated Sentinel failovers: no overlap, tokens grow,
             sections[id].exit_code = code;
     }
     std::vector<Section> ok;
-    for (const auto& [id, s] : sections)
+    for (auto& [id, s] : sections) {
+        s.id = id;
         if (s.exit_code == 0 && s.start > 0 && s.end > 0)
             ok.push_back(s);
+    }
     std::sort(ok.begin(), ok.end(),
               [](const Section& a, const Section& b) { return a.start < b.start; });
 
-    // Recovery: from each failover to the first successful section that started after it.
+    // The stall each failover caused: the longest time without a section running, from the
+    // failover to 20 s after it (a section running at the failover that ends later counts from
+    // its end). The workers never pause otherwise, so this is the time work took to resume.
     std::vector<double> graceful, crashed;
     double worst = 0;
     for (const auto& f : failovers) {
-        const auto next = std::find_if(ok.begin(), ok.end(),
-                                       [&](const Section& s) { return s.start > wall_ns(f.at); });
-        const double seconds =
-            next == ok.end() ? 1e9 : static_cast<double>(next->start - wall_ns(f.at)) / 1e9;
+        const int64_t from = wall_ns(f.at), to = from + 20'000'000'000;
+        int64_t idle_since = from, stall = 0;
+        for (const auto& s : ok) {
+            if (s.end < from || s.start > to)
+                continue;
+            stall = std::max(stall, s.start - idle_since);
+            idle_since = std::max(idle_since, s.end);
+        }
+        if (idle_since == from) // nothing ran after it at all
+            stall = to - from;
+        const double seconds = static_cast<double>(stall) / 1e9;
         (f.crash ? crashed : graceful).push_back(seconds);
         worst = std::max(worst, seconds);
     }
     int backwards = 0;
-    for (size_t i = 1; i < ok.size(); ++i)
-        if (ok[i].token <= ok[i - 1].token)
-            ++backwards;
+    std::ostringstream out_of_order;
+    for (size_t i = 1; i < ok.size(); ++i) {
+        if (ok[i].token > ok[i - 1].token)
+            continue;
+        if (++backwards <= 5)
+            out_of_order << " " << ok[i - 1].id << " (" << ok[i - 1].token << ") then " << ok[i].id
+                         << " (" << ok[i].token << ") started "
+                         << (ok[i].start - ok[i - 1].start) / 1000000 << " ms later;";
+    }
+    INFO("tokens out of order:" << out_of_order.str());
     const int overlaps = overlapping_pairs(ok);
 
     std::ostringstream summary;
@@ -188,12 +199,14 @@ TEST_CASE("workers through repeated Sentinel failovers: no overlap, tokens grow,
     for (const auto& [code, n] : by_exit)
         summary << " " << code << "x" << n;
     summary << "; overlapping pairs " << overlaps << ", tokens out of order " << backwards
-            << "; work resumed after a graceful failover in median " << median(graceful)
-            << " s, after kill -9 in median " << median(crashed) << " s, worst " << worst << " s";
+            << "; work stalled by a graceful failover for a median " << median(graceful)
+            << " s (max " << *std::max_element(graceful.begin(), graceful.end())
+            << "), by kill -9 for a median " << median(crashed) << " s (max "
+            << *std::max_element(crashed.begin(), crashed.end()) << ")";
     WARN(summary.str());
     CHECK(overlaps == 0);
     CHECK(backwards == 0);
-    // Liveness, not a latency target (those are measured above and in the closing notes): a
-    // loaded machine may be slow, but work must resume after every failover.
-    CHECK(worst < 60);
+    // Liveness, not a latency target (the figures above are measured, and recorded in the docs):
+    // a loaded machine may be slow, but work must resume within 20 s of every failover.
+    CHECK(worst < 20);
 }
