@@ -3,8 +3,7 @@
 --
 --   redis-cli --eval build/lua/release.lua dlock:{job}:lock dlock:{job}:queue dlock:{job}:alive \
 --     dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo dlock:{job}:xqueue \
---     dlock:{job}:history dlock:{job}:released:HOLD , OWNER HOLD HEARTBEAT_MS MODE EXIT_STATUS \
---     MIN_HOLD_MS
+--     dlock:{job}:history , OWNER HOLD HEARTBEAT_MS MODE EXIT_STATUS MIN_HOLD_MS FENCE
 --
 -- MODE is 'x' (exclusive, default) or 's' (shared). Idempotent: releasing the same hold id
 -- twice changes nothing the second time.
@@ -14,11 +13,10 @@
 -- acquisition, the hash stays, owner-less (nobody can renew or re-enter it) and marked with
 -- `until`, and expires by itself at acquisition + MIN_HOLD_MS. Waiters are not woken then:
 -- their waits are bounded by the key's PTTL.
--- Optional: KEYS[9] the hold's release receipt. The release that drops a hold's last claim
--- leaves it behind for as long as the lease could have lasted, so that a retry whose first try
--- ran but lost its reply answers "released" instead of "not ours": without it, a lease that
--- vanished (a restart without persistence, a failover, `release --force`) and our own earlier
--- release look the same, and the first must be reported as lost.
+-- Optional: FENCE, the lease's fencing token. A hold not found is looked up in the recent
+-- history: a release of that token recorded there means this is a retry of a release that ran
+-- but lost its reply, answered "released"; otherwise the lease vanished (a restart without
+-- persistence, a failover, `release --force`), which the client must report as lost.
 -- Returns {1, holds the owner has left} if the hold was ours (0 = none left), {0, 0} if it was
 -- not (expired, force-released or never taken). When the history could not be written, its
 -- error is appended to the reply.
@@ -29,9 +27,10 @@
 --@include lib/holder.lua
 
 local lock, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local readers, rinfo, xqueue, history, receipt = KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local readers, rinfo, xqueue, history = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local owner, hold, heartbeat = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local exit_status, min_hold = ARGV[5] or '', tonumber(ARGV[6] or 0) or 0
+local fence = ARGV[7] or ''
 local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake}
 
 local function now_ms()
@@ -61,19 +60,28 @@ local function wake_waiters()
   wake_lock_waiters(q, lock, readers, heartbeat)
 end
 
--- The client retries a release for a few seconds even past the lease's end (a reset connection
--- is over at once): the receipt outlives both.
-local RECEIPT_MIN_MS = 10000
+-- How far back a retried release looks for its first try: a retry follows within seconds.
+local RECENT_EVENTS = 200
 
-local function leave_receipt(lease_left_ms)
-  if receipt then
-    redis.call('SET', receipt, owner, 'PX', math.max(lease_left_ms, RECEIPT_MIN_MS))
-  end
-end
-
--- A retry of a release that already ran (its reply was lost).
+-- A retry of a release that already ran (its reply was lost): the history has its release.
 local function released_before()
-  return receipt and redis.call('GET', receipt) == owner
+  if not history or fence == '' then
+    return false
+  end
+  for _, entry in ipairs(redis.call('XREVRANGE', history, '+', '-', 'COUNT', RECENT_EVENTS)) do
+    local f, event, token = entry[2], nil, nil
+    for i = 1, #f - 1, 2 do
+      if f[i] == 'event' then
+        event = f[i + 1]
+      elseif f[i] == 'fence' then
+        token = f[i + 1]
+      end
+    end
+    if event == 'release' and token == fence then
+      return true
+    end
+  end
+  return false
 end
 
 if ARGV[4] == 's' then
@@ -85,12 +93,10 @@ if ARGV[4] == 's' then
     end
     return {0, 0}
   end
-  local deadline = tonumber(redis.call('ZSCORE', readers, hold)) or 0
   redis.call('ZREM', readers, hold)
   redis.call('HDEL', rinfo, hold)
   local left = redis.call('HINCRBY', rinfo, 'o:' .. owner, -1)
   local now = now_ms()
-  leave_receipt(deadline - now)
   local err
   if left <= 0 then
     redis.call('HDEL', rinfo, 'o:' .. owner)
@@ -126,7 +132,6 @@ if holds > 1 then
   return {1, redis.call('HINCRBY', lock, 'holds', -1)}
 end
 local now = now_ms()
-leave_receipt(redis.call('PTTL', lock))
 local m = redis.call('HMGET', lock, 'host', 'pid', 'user', 'cmd', 'since', 'fence')
 local held_until = (tonumber(m[5]) or now) + min_hold
 if min_hold > 0 and now < held_until then

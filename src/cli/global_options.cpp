@@ -92,8 +92,8 @@ void GlobalOptions::add_to(CLI::App& app) {
     app.add_flag("--tls-insecure", tls_insecure,
                  "do not verify the server's certificate (warned on every run)");
     valued("--min-replicas", "min-replicas", min_replicas,
-           "a lease counts only once N replicas acknowledged it (WAIT; default auto: 1 on "
-           "Sentinel while the master has a live replica, else 0)",
+           "a lease counts only once N replicas acknowledged it (WAIT; default auto: every "
+           "live replica on Sentinel, else 0)",
            "N|auto");
     valued("--replica-timeout", "replica-timeout", replica_timeout,
            "how long --min-replicas waits for the replicas (default 1s)", "DURATION");

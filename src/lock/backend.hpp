@@ -71,6 +71,10 @@ struct ReleaseRequest {
     // --min-hold: keep an exclusive lease until acquisition + this. A store that cannot keep a
     // lease after its release (a semaphore) refuses a non-zero one.
     Millis min_hold{0};
+    // The lease's fencing token (0: unknown). A store that keeps a history tells by it a retry
+    // of a release that ran (its reply lost: "released") from a lease that vanished meanwhile
+    // ("not ours", which the caller reports as lost).
+    int64_t fence = 0;
 };
 
 // One lease to renew: the keys and owner token it was taken with. An exclusive lease is renewed

@@ -18,8 +18,9 @@ Millis HeldLease::held_for() const {
 
 Result<std::optional<int64_t>> HeldLease::release(Backend& backend, Millis heartbeat,
                                                   std::optional<int> exit_status, Millis min_hold) {
-    return backend.release(id_.keys, ReleaseRequest{id_.owner, id_.hold_id, heartbeat,
-                                                    acquired_.shared, exit_status, min_hold});
+    return backend.release(id_.keys,
+                           ReleaseRequest{id_.owner, id_.hold_id, heartbeat, acquired_.shared,
+                                          exit_status, min_hold, acquired_.fence});
 }
 
 } // namespace dlock::lock

@@ -33,9 +33,6 @@ struct Keys {
     std::string squeue;  // zset: semaphore waiter id -> arrival time (server us)
     std::string salive;  // zset: semaphore waiter id -> heartbeat deadline (server ms)
     std::string swake;   // prefix of the semaphore waiters' wake lists: swake + <waiter id>
-    // Prefix of release receipts: released + <hold id>, left by the release that dropped the
-    // hold so that a retried release can tell its own earlier success from a lost lease.
-    std::string released;
 
     static Keys of(std::string_view prefix, std::string_view name);
 };

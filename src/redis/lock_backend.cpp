@@ -77,11 +77,12 @@ Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
                                                     const lock::ReleaseRequest& r) {
     const std::string heartbeat = ms(r.heartbeat), min_hold = ms(r.min_hold);
     const std::string exit_status = r.exit_status ? std::to_string(*r.exit_status) : "";
-    const std::string receipt = keys.released + std::string(r.hold_id);
-    auto reply = run(scripts::release,
-                     {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo,
-                      keys.xqueue, keys.history, receipt},
-                     {r.owner, r.hold_id, heartbeat, r.shared ? "s" : "x", exit_status, min_hold});
+    const std::string fence = r.fence > 0 ? std::to_string(r.fence) : "";
+    auto reply =
+        run(scripts::release,
+            {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.xqueue,
+             keys.history},
+            {r.owner, r.hold_id, heartbeat, r.shared ? "s" : "x", exit_status, min_hold, fence});
     TRY(reply);
     if (reply->size() != 2 && reply->size() != 3)
         return tl::unexpected(bad_reply(scripts::release));

@@ -97,8 +97,8 @@ TEST_CASE("a lease force-released before the command ends gives 76 even without 
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == 76);
     CHECK(one_dlock_line(r.err));
-    CHECK(contains(r.err, "dlock: lost the lease on job while the command ran: it was released "
-                          "or taken over"));
+    CHECK(contains(r.err, "dlock: lost the lease on job while the command ran: it vanished from "
+                          "Redis or was taken over before its expiry"));
     const auto events = history_events(*server, "job");
     REQUIRE_FALSE(events.empty());
     CHECK(events[0] == "lost");

@@ -132,7 +132,7 @@ TEST_CASE("every subcommand works through redis-sentinel://", "[e2e][sentinel]")
     }
 }
 
-TEST_CASE("--min-replicas auto (the default) waits for a replica on Sentinel; 0 turns it off",
+TEST_CASE("Sentinel: --min-replicas auto (the default) waits for the replicas, 0 turns it off",
           "[e2e][sentinel][replicas]") {
     REQUIRE_SHARED_SENTINEL(d);
     RedisNode& master = d->master();
