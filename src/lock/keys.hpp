@@ -33,6 +33,10 @@ struct Keys {
     std::string squeue;  // zset: semaphore waiter id -> arrival time (server us)
     std::string salive;  // zset: semaphore waiter id -> heartbeat deadline (server ms)
     std::string swake;   // prefix of the semaphore waiters' wake lists: swake + <waiter id>
+    // Prefix of permit release receipts: released + <permit id>, left by the release of a
+    // permit for as long as it could have lasted, so that a retried release can tell its own
+    // earlier success from a permit that vanished (locks look in their history instead).
+    std::string released;
 
     static Keys of(std::string_view prefix, std::string_view name);
 };

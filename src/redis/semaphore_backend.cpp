@@ -79,9 +79,13 @@ Result<Reply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_vi
                                           std::string_view permit, std::string_view waiter,
                                           Millis heartbeat) {
     const std::string heartbeat_text = std::to_string(heartbeat.count());
-    auto reply = session_.run(scripts::sem_release,
-                              {keys.sem, keys.permits, keys.squeue, keys.salive, keys.swake},
-                              {owner, permit, waiter, heartbeat_text});
+    const std::string receipt = keys.released + std::string(permit);
+    std::vector<std::string_view> key_list{keys.sem, keys.permits, keys.squeue, keys.salive,
+                                           keys.swake};
+    if (!permit.empty())
+        key_list.push_back(receipt);
+    auto reply =
+        session_.run(scripts::sem_release, key_list, {owner, permit, waiter, heartbeat_text});
     if (reply && reply->size() != 2)
         return tl::unexpected(bad_reply(scripts::sem_release));
     return reply;
