@@ -284,3 +284,50 @@ TEST_CASE("a Cluster topology of 40000 masters is one error, no crash", "[e2e][h
         CHECK(r.err.find("invalid Cluster topology") != std::string::npos);
     }
 }
+
+namespace {
+
+// A server that grants every acquire (acquire.lua has 9 keys) and answers the release
+// (release.lua has 8) with `release`, WAIT with `wait`, anything else +OK.
+FakeRespServer granting(std::string release, std::string wait = ":0\r\n") {
+    return FakeRespServer([=](const std::vector<std::string>& command) {
+        if (command.size() > 2 && command[0] == "EVALSHA" && command[2] == "9")
+            return FakeAnswer{"*4\r\n:1\r\n:42\r\n:1\r\n$1\r\nx\r\n"};
+        if (command.size() > 2 && command[0] == "EVALSHA" && command[2] == "8")
+            return FakeAnswer{release};
+        if (!command.empty() && command[0] == "WAIT")
+            return FakeAnswer{wait};
+        return FakeAnswer{"+OK\r\n"};
+    });
+}
+
+} // namespace
+
+TEST_CASE("a release answered with an unexpected reply after the command ran is 70",
+          "[e2e][hostile]") {
+    auto server = granting("*1\r\n:7\r\n");
+    TempDir dir;
+    auto r =
+        run_raw({"--redis", server.url(), "run", "job", "--", "touch", dir / "ran"}, {}, kRunBound);
+    INFO("stderr: " << r.err);
+    CHECK(file_exists(dir / "ran"));
+    CHECK(r.exit_code == 70);
+    CHECK(one_line(r.err));
+    CHECK(r.err == "dlock: could not release the lease on job: unexpected reply from script "
+                   "release.lua; whether the command ran alone under it is unknown\n");
+}
+
+TEST_CASE("a WAIT answered with anything but a count is an error naming the server, not '-1 of'",
+          "[e2e][hostile]") {
+    auto server = granting("*2\r\n:1\r\n:0\r\n", "+OK\r\n");
+    TempDir dir;
+    auto r = run_raw(
+        {"--redis", server.url(), "--min-replicas", "1", "run", "job", "--", "touch", dir / "ran"},
+        {}, kRunBound);
+    INFO("stderr: " << r.err);
+    CHECK_FALSE(file_exists(dir / "ran"));
+    CHECK(r.exit_code == 69);
+    CHECK(one_line(r.err));
+    CHECK(r.err.find("answered WAIT with an unexpected reply") != std::string::npos);
+    CHECK(r.err.find("-1 of") == std::string::npos);
+}
