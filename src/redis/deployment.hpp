@@ -15,9 +15,10 @@ struct Replication {
     int min_replicas = 0; // 0: no WAIT is sent
     Millis timeout{1000}; // WAIT's timeout; never 0, which would block forever
     // --min-replicas auto (the default): on Sentinel, every replica the sentinels list as up
-    // and replicating, so that whichever a failover promotes has every lease and token, and a
-    // master the failover left behind (short of the promoted replica) cannot grant one;
-    // elsewhere 0. `min_replicas` is then set per call (ScriptSession).
+    // and replicating when a lease is taken (one when it is extended), so that whichever a
+    // failover promotes has every lease and token, and a master the failover left behind (short
+    // of the promoted replica) cannot grant one; elsewhere 0. `min_replicas` is then set per
+    // call (Router::replication).
     bool automatic = false;
 };
 

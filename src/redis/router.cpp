@@ -181,10 +181,13 @@ void Router::failed(Connection* conn) {
         clear_nodes();
 }
 
-Replication Router::replication() const {
+Replication Router::replication(bool extending) const {
     Replication r = deployment_.replication;
-    if (r.automatic)
+    if (r.automatic) {
         r.min_replicas = sentinels_ ? sentinels_->live_replicas() : 0;
+        if (extending)
+            r.min_replicas = std::min(r.min_replicas, 1);
+    }
     return r;
 }
 

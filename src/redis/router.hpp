@@ -52,9 +52,13 @@ class Router {
 
     bool cluster() const { return slots_ != nullptr; }
     const Deployment& deployment() const { return deployment_; }
-    // --min-replicas as it applies now: `auto` is every replica the sentinels last listed as up
-    // and replicating (0 outside Sentinel).
-    Replication replication() const;
+    // --min-replicas as it applies now: `auto` is, for taking a lease, every replica the
+    // sentinels last listed as up and replicating, and for extending one, 1 of them (0 outside
+    // Sentinel). Taking needs them all: the promoted replica must have every lease and token,
+    // and a master a failover left behind must not grant one. Extending a lease already on the
+    // replicas needs one: after a failover a replica still resyncing (listed as up by a
+    // sentinel that has not refreshed it) must not stop a holder whose lease the new master has.
+    Replication replication(bool extending) const;
 
   private:
     struct Node {

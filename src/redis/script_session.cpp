@@ -166,7 +166,7 @@ bool ScriptSession::must_reroute(const Result<Reply>& reply) {
 }
 
 ScriptReplies ScriptSession::pipelined(const EmbeddedScript& script,
-                                       std::span<const ScriptCall> calls, bool acknowledged) {
+                                       std::span<const ScriptCall> calls, Acknowledge acknowledge) {
     router_->confirm_master(kMasterMaxAge);
     ScriptReplies out;
     out.replies.reserve(calls.size());
@@ -182,9 +182,9 @@ ScriptReplies ScriptSession::pipelined(const EmbeddedScript& script,
             out.replies[i] = tl::unexpected(conn.error());
     }
     // After the connections: the sentinels were asked for the master (and its replicas) then.
-    out.replication = router_->replication();
+    out.replication = router_->replication(acknowledge == Acknowledge::extending);
     ScriptOptions options;
-    options.wait = acknowledged ? &out.replication : nullptr;
+    options.wait = acknowledge == Acknowledge::none ? nullptr : &out.replication;
     for (auto& [conn, indexes] : groups) {
         std::vector<ScriptCall> batch;
         batch.reserve(indexes.size());
@@ -233,25 +233,25 @@ Result<Reply> ScriptSession::run(const EmbeddedScript& script,
                                  const std::vector<std::string_view>& keys,
                                  const std::vector<std::string_view>& args) {
     const ScriptCall call{keys, args};
-    return std::move(
-        pipelined(script, std::span<const ScriptCall>(&call, 1), false).replies.front());
+    return std::move(pipelined(script, std::span<const ScriptCall>(&call, 1), Acknowledge::none)
+                         .replies.front());
 }
 
 ScriptReplies ScriptSession::run_acknowledged(const EmbeddedScript& script,
                                               const std::vector<std::string_view>& keys,
                                               const std::vector<std::string_view>& args) {
     const ScriptCall call{keys, args};
-    return pipelined(script, std::span<const ScriptCall>(&call, 1), true);
+    return pipelined(script, std::span<const ScriptCall>(&call, 1), Acknowledge::taking);
 }
 
 std::vector<Result<Reply>> ScriptSession::run_each(const EmbeddedScript& script,
                                                    std::span<const ScriptCall> calls) {
-    return std::move(pipelined(script, calls, false).replies);
+    return std::move(pipelined(script, calls, Acknowledge::none).replies);
 }
 
 ScriptReplies ScriptSession::run_each_acknowledged(const EmbeddedScript& script,
                                                    std::span<const ScriptCall> calls) {
-    return pipelined(script, calls, true);
+    return pipelined(script, calls, Acknowledge::extending);
 }
 
 Result<Reply> ScriptSession::command(std::string_view key,

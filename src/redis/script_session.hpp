@@ -70,9 +70,11 @@ class ScriptSession {
     // Sends with attempt(connection, asking) to the server of `key`, following redirects.
     template <typename R, typename Attempt>
     R routed(std::optional<std::string_view> key, Attempt attempt);
-    // With `acknowledged`, WAIT follows on each server, as --min-replicas applies at the time.
+    // What WAIT follows the calls: none, or --min-replicas as it applies at the time to taking
+    // a lease or to extending one (see Router::replication).
+    enum class Acknowledge { none, taking, extending };
     ScriptReplies pipelined(const EmbeddedScript& script, std::span<const ScriptCall> calls,
-                            bool acknowledged);
+                            Acknowledge acknowledge);
     // A reply the Cluster answered with a redirect (or TRYAGAIN, or a demoted master's READONLY).
     static bool must_reroute(const Result<Reply>& reply);
     // Keeps the fewest acknowledgements, or WAIT's error.

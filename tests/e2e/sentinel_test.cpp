@@ -141,6 +141,20 @@ TEST_CASE("Sentinel: --min-replicas auto (the default) waits for the replicas, 0
         const auto at = stats.find("calls=");
         return at == std::string::npos ? 0 : std::stoi(stats.substr(at + 6));
     };
+    // dlock counts the replicas the sentinels list as replicating, which a sentinel refreshes
+    // only every few seconds: wait until the first one it asks lists one.
+    REQUIRE(eventually(
+        [&] {
+            auto replicas =
+                d->sentinel(0).cmd({"SENTINEL", "REPLICAS", SentinelDeployment::kMaster});
+            for (size_t i = 0; i < replicas.size(); ++i)
+                for (size_t f = 0; f + 1 < replicas[i].size(); f += 2)
+                    if (replicas[i][f].str() == "master-link-status" &&
+                        replicas[i][f + 1].str() == "ok")
+                        return true;
+            return false;
+        },
+        30s));
     master.cmd({"CONFIG", "RESETSTAT"});
     auto r = run_on(*d, {"run", "job", "--", "true"});
     INFO("stderr: " << r.err);
