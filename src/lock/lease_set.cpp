@@ -115,10 +115,11 @@ void LeaseSet::release_all(Backend& backend, const Ending& ending) {
             ending.on_gone(lease);
         if (!released && ending.on_unreleased)
             ending.on_unreleased(lease, released.error());
-        if (!released && (released.error().transient || !ending.on_unreleased))
-            log::warn("could not release {}: {}; it expires by itself within {}", lease.name(),
-                      released.error().message, format_duration(ttl_));
-        else if (!*released && !ending.after_loss)
+        if (!released) {
+            if (released.error().transient || !ending.on_unreleased) // else on_unreleased says it
+                log::warn("could not release {}: {}; it expires by itself within {}", lease.name(),
+                          released.error().message, format_duration(ttl_));
+        } else if (!*released && !ending.after_loss)
             log::warn("the lease on {} had already expired when it was released", lease.name());
         else if (*released)
             log::info("released {} ({} hold{} left)", lease.name(), **released,
