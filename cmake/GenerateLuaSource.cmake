@@ -3,10 +3,10 @@
 include(${CMAKE_CURRENT_LIST_DIR}/ComposeLua.cmake)
 set(body "// Generated from lua/*.lua by cmake/GenerateLuaSource.cmake. Do not edit.\n")
 # Also defines, for each lua/NAME.lua, the handle dlock::redis::scripts::NAME declared in
-# src/redis/embedded_scripts.hpp: a script without a declaration there fails to compile.
+# src/redis/scripts/embedded_scripts.hpp: a script without a declaration there fails to compile.
 set(handles "")
 set(index 0)
-string(APPEND body "#include \"redis/embedded_scripts.hpp\"\n\nnamespace dlock::redis {\n\n")
+string(APPEND body "#include \"redis/scripts/embedded_scripts.hpp\"\n\nnamespace dlock::redis {\n\n")
 string(APPEND body "namespace {\n\nconstexpr EmbeddedScript kScripts[] = {\n")
 list(SORT INPUTS)
 file(GLOB stale_composed ${COMPOSED_DIR}/*.lua) # e.g. of a script since renamed

@@ -2,7 +2,7 @@
 # dlock links hiredis and libstdc++ statically (and /usr/bin/dlock libc too), so the only
 # run-time dependency is libc, which dpkg-shlibdeps works out from
 # /usr/libexec/dlock/dlock-dynamic. OpenSSL 3 is loaded with dlopen, only for rediss://
-# URLs (src/redis/openssl_api.cpp), so dpkg-shlibdeps cannot see it: libssl3 is recommended, not
+# URLs (src/redis/transport/openssl_api.cpp), so dpkg-shlibdeps cannot see it: libssl3 is recommended, not
 # a dependency, since plain users never load it (apt installs recommendations by default, and
 # Debian 12 has libssl3 everywhere: apt needs it). Redis itself usually runs on another host: it
 # is suggested, not recommended.

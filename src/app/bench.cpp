@@ -1,9 +1,9 @@
 #include "app/bench.hpp"
 
-#include "app/bench_stats.hpp"
 #include "lock/acquire.hpp"
-#include "redis/command_stats.hpp"
-#include "redis/lock_backend.hpp"
+#include "redis/protocol/command_stats.hpp"
+#include "redis/stores/lock_backend.hpp"
+#include "util/bench_stats.hpp"
 #include "util/output.hpp"
 #include "util/random.hpp"
 

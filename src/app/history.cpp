@@ -3,7 +3,7 @@
 #include "app/quorum.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
-#include "redis/history.hpp"
+#include "redis/stores/history.hpp"
 #include "util/json.hpp"
 #include "util/output.hpp"
 #include "util/table.hpp"

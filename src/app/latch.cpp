@@ -1,7 +1,7 @@
 #include "app/latch.hpp"
 
 #include "lock/keys.hpp"
-#include "redis/latch_store.hpp"
+#include "redis/stores/latch_store.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
 #include "util/random.hpp"

@@ -2,7 +2,7 @@
 
 #include "app/target.hpp"
 #include "lock/quorum.hpp"
-#include "redis/script_session.hpp"
+#include "redis/scripts/script_session.hpp"
 #include "util/fan_out.hpp"
 
 #include <fmt/format.h>

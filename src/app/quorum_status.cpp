@@ -3,7 +3,7 @@
 #include "app/quorum.hpp"
 #include "app/status_view.hpp"
 #include "lock/describe.hpp"
-#include "redis/status_reader.hpp"
+#include "redis/stores/status_reader.hpp"
 #include "util/json.hpp"
 #include "util/output.hpp"
 #include "util/text.hpp"

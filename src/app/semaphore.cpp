@@ -1,7 +1,7 @@
 #include "app/semaphore.hpp"
 
 #include "app/status_view.hpp"
-#include "redis/status_reader.hpp"
+#include "redis/stores/status_reader.hpp"
 #include "util/output.hpp"
 
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 #include "app/show_config.hpp"
 
 #include "config/keys.hpp"
-#include "redis/endpoint.hpp"
+#include "redis/transport/endpoint.hpp"
 #include "util/exit_codes.hpp"
 #include "util/output.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redis/deployment.hpp"
+#include "redis/topology/deployment.hpp"
 
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
 #include "cli/command_line.hpp"
 
-#include "app/dynamic_needs.hpp"
+#include "cli/dynamic_needs.hpp"
 #include "process/dynamic_handover.hpp"
 #include "util/static_glibc.hpp"
 

@@ -1,7 +1,7 @@
 #include "config/keys.hpp"
 
 #include "lock/keys.hpp"
-#include "redis/deployment.hpp"
+#include "redis/topology/deployment.hpp"
 #include "util/duration.hpp"
 #include "util/text.hpp"
 

@@ -64,7 +64,7 @@ std::string current_user_name() {
     if (auto name = user_name_from_files())
         return *name;
     const uid_t uid = geteuid();
-    // The static build hands over to the dynamic one before it gets here (app/dynamic_needs.cpp):
+    // The static build hands over to the dynamic one before it gets here (cli/dynamic_needs.cpp):
     // its getpwuid would load NSS modules it cannot run.
     if (!is_static_build())
         if (const passwd* pw = getpwuid(uid))

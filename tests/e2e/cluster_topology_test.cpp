@@ -3,7 +3,7 @@
 // master, and a planned failover (CLUSTER FAILOVER) of a held name's master.
 
 #include "e2e/cluster_helpers.hpp"
-#include "redis/cluster_slot.hpp"
+#include "redis/topology/cluster_slot.hpp"
 
 using namespace dlock::test;
 using namespace dlock::test::e2e;

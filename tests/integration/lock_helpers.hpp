@@ -1,8 +1,8 @@
 #pragma once
 
 #include "lock/backend.hpp"
-#include "redis/endpoint.hpp"
-#include "redis/lock_backend.hpp"
+#include "redis/stores/lock_backend.hpp"
+#include "redis/transport/endpoint.hpp"
 #include "support/dlock_process.hpp"
 #include "support/redis_server.hpp"
 

@@ -3,7 +3,7 @@
 // Helpers for the semaphore tests that drive lua/sem_*.lua through redis::SemaphoreBackend.
 
 #include "integration/lock_helpers.hpp"
-#include "redis/semaphore_backend.hpp"
+#include "redis/stores/semaphore_backend.hpp"
 
 #include <memory>
 #include <string>

@@ -1,7 +1,7 @@
 #include "support/redis_cluster.hpp"
 
-#include "redis/cluster_slot.hpp"
-#include "redis/connection.hpp"
+#include "redis/protocol/connection.hpp"
+#include "redis/topology/cluster_slot.hpp"
 #include "support/redis_server.hpp"
 
 #include <algorithm>

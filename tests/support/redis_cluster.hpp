@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redis/reply.hpp"
+#include "redis/protocol/reply.hpp"
 #include "support/redis_server.hpp"
 #include "util/error.hpp"
 

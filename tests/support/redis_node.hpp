@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redis/connection.hpp"
+#include "redis/protocol/connection.hpp"
 
 #include <memory>
 #include <string>

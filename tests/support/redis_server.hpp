@@ -1,7 +1,7 @@
 #pragma once
 
-#include "redis/connection.hpp"
-#include "redis/script_session.hpp"
+#include "redis/protocol/connection.hpp"
+#include "redis/scripts/script_session.hpp"
 
 #include <functional>
 #include <memory>

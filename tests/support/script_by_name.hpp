@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redis/embedded_scripts.hpp"
+#include "redis/scripts/embedded_scripts.hpp"
 
 #include <stdexcept>
 #include <string>

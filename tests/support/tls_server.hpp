@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redis/endpoint.hpp"
+#include "redis/transport/endpoint.hpp"
 #include "support/dlock_process.hpp"
 #include "support/redis_server.hpp"
 

@@ -4,9 +4,9 @@
 // backends and sessions seeded from a URL, and per-node command counts.
 
 #include "integration/lock_helpers.hpp"
-#include "redis/deployment.hpp"
-#include "redis/lock_backend.hpp"
-#include "redis/script_session.hpp"
+#include "redis/scripts/script_session.hpp"
+#include "redis/stores/lock_backend.hpp"
+#include "redis/topology/deployment.hpp"
 #include "support/redis_cluster.hpp"
 
 #include <map>

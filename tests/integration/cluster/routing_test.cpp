@@ -1,7 +1,7 @@
 // Scripts and commands reach the master of each name's slot, whichever node the URL names.
 
 #include "integration/cluster/cluster_helpers.hpp"
-#include "redis/status_reader.hpp"
+#include "redis/stores/status_reader.hpp"
 
 #include <algorithm>
 #include <set>

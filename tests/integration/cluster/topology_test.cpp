@@ -4,8 +4,8 @@
 // and a waiter's BLPOP blocks again there after MOVED or UNBLOCKED.
 
 #include "integration/cluster/cluster_helpers.hpp"
-#include "redis/cluster_slot.hpp"
-#include "redis/history.hpp"
+#include "redis/stores/history.hpp"
+#include "redis/topology/cluster_slot.hpp"
 
 #include <future>
 

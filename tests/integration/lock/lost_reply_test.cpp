@@ -5,7 +5,7 @@
 
 #include "integration/lock_helpers.hpp"
 #include "lock/acquire.hpp"
-#include "redis/semaphore_backend.hpp"
+#include "redis/stores/semaphore_backend.hpp"
 
 #include <csignal>
 #include <functional>

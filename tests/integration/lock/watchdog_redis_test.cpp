@@ -1,7 +1,7 @@
 #include "integration/lock_helpers.hpp"
 #include "lock/watchdog.hpp"
-#include "redis/backends.hpp"
-#include "redis/semaphore_backend.hpp"
+#include "redis/stores/backends.hpp"
+#include "redis/stores/semaphore_backend.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -2,8 +2,8 @@
 // records, and that the broken holders find out at their next renewal.
 
 #include "integration/lock_helpers.hpp"
-#include "redis/embedded_scripts.hpp"
-#include "redis/history.hpp"
+#include "redis/scripts/embedded_scripts.hpp"
+#include "redis/stores/history.hpp"
 
 using namespace dlock;
 using namespace dlock::test;

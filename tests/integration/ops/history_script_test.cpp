@@ -3,9 +3,9 @@
 // history write never fails the lock operation.
 
 #include "integration/lock_helpers.hpp"
-#include "redis/embedded_scripts.hpp"
-#include "redis/history.hpp"
-#include "redis/semaphore_backend.hpp"
+#include "redis/scripts/embedded_scripts.hpp"
+#include "redis/stores/history.hpp"
+#include "redis/stores/semaphore_backend.hpp"
 
 using namespace dlock;
 using namespace dlock::test;

@@ -3,9 +3,9 @@
 // what it records, and that the broken holders find out at their next renewal.
 
 #include "integration/semaphore_helpers.hpp"
-#include "redis/embedded_scripts.hpp"
-#include "redis/history.hpp"
-#include "redis/semaphore_backend.hpp"
+#include "redis/scripts/embedded_scripts.hpp"
+#include "redis/stores/history.hpp"
+#include "redis/stores/semaphore_backend.hpp"
 
 #include <set>
 

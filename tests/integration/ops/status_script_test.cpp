@@ -3,7 +3,7 @@
 
 #include "integration/lock_helpers.hpp"
 #include "lock/keys.hpp"
-#include "redis/status_reader.hpp"
+#include "redis/stores/status_reader.hpp"
 
 using namespace dlock;
 using namespace dlock::test;

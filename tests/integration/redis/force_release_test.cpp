@@ -3,8 +3,8 @@
 // tests/integration/ops).
 
 #include "integration/lock_helpers.hpp"
-#include "redis/force_release.hpp"
-#include "redis/semaphore_backend.hpp"
+#include "redis/stores/force_release.hpp"
+#include "redis/stores/semaphore_backend.hpp"
 
 #include <set>
 

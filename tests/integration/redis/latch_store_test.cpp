@@ -2,7 +2,7 @@
 // themselves in tests/integration/scripts/latch_script_test.cpp) and its retries.
 
 #include "integration/lock_helpers.hpp"
-#include "redis/latch_store.hpp"
+#include "redis/stores/latch_store.hpp"
 
 #include <csignal>
 

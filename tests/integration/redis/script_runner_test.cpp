@@ -1,5 +1,5 @@
 #include "integration/lock_helpers.hpp"
-#include "redis/script_runner.hpp"
+#include "redis/scripts/script_runner.hpp"
 
 #include <csignal>
 

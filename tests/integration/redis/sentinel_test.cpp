@@ -1,6 +1,6 @@
 #include "integration/lock_helpers.hpp"
-#include "redis/deployment.hpp"
-#include "redis/script_session.hpp"
+#include "redis/scripts/script_session.hpp"
+#include "redis/topology/deployment.hpp"
 #include "support/sentinel_deployment.hpp"
 
 #include <csignal>

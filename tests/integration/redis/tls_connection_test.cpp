@@ -1,5 +1,5 @@
 #include "integration/lock_helpers.hpp"
-#include "redis/transport.hpp"
+#include "redis/transport/transport.hpp"
 #include "support/tls_server.hpp"
 
 using namespace dlock;

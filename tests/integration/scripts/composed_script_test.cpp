@@ -2,7 +2,7 @@
 // lua/lib pieces in it) run alone with `redis-cli --eval`, as their headers and README show,
 // and are what Redis caches under the embedded SHA-1s.
 #include "integration/lock_helpers.hpp"
-#include "redis/embedded_scripts.hpp"
+#include "redis/scripts/embedded_scripts.hpp"
 
 using namespace dlock;
 using namespace dlock::test;

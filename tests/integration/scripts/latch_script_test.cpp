@@ -3,7 +3,7 @@
 
 #include "integration/lock_helpers.hpp"
 #include "lock/keys.hpp"
-#include "redis/embedded_scripts.hpp"
+#include "redis/scripts/embedded_scripts.hpp"
 
 using namespace dlock;
 using namespace dlock::test;

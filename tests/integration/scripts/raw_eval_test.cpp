@@ -1,7 +1,7 @@
 // The scripts run with plain EVAL, as `redis-cli --eval` would: the reply shapes documented
 // at the top of each lua/*.lua file.
 #include "integration/lock_helpers.hpp"
-#include "redis/embedded_scripts.hpp"
+#include "redis/scripts/embedded_scripts.hpp"
 
 using namespace dlock;
 using namespace dlock::test;

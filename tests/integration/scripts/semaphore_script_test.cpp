@@ -4,8 +4,8 @@
 
 #include "integration/semaphore_helpers.hpp"
 #include "lock/acquire.hpp"
-#include "redis/command_stats.hpp"
-#include "redis/semaphore_backend.hpp"
+#include "redis/protocol/command_stats.hpp"
+#include "redis/stores/semaphore_backend.hpp"
 
 #include <set>
 

@@ -1,0 +1,29 @@
+#include "redis/stores/backends.hpp"
+
+#include "redis/redlock/redlock_backend.hpp"
+#include "redis/stores/lock_backend.hpp"
+#include "redis/stores/semaphore_backend.hpp"
+
+namespace dlock::redis {
+
+std::unique_ptr<lock::Backend> backend_for(const Deployment& deployment, int64_t permits) {
+    if (permits > 0)
+        return std::make_unique<SemaphoreBackend>(deployment, permits);
+    return std::make_unique<LockBackend>(deployment);
+}
+
+lock::BackendFactory backend_factory_for(const Deployment& deployment, int64_t permits) {
+    if (permits > 0)
+        return connecting_factory<SemaphoreBackend>(deployment, permits);
+    return backend_factory(deployment);
+}
+
+Stores stores_for(const std::vector<Deployment>& quorum, const Deployment& deployment,
+                  int64_t permits, const lock::HolderInfo& self, Millis ttl) {
+    if (!quorum.empty())
+        return {std::make_unique<RedlockBackend>(quorum, self, ttl),
+                redlock_factory(quorum, self, ttl)};
+    return {backend_for(deployment, permits), backend_factory_for(deployment, permits)};
+}
+
+} // namespace dlock::redis

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "lock/backend.hpp"
+#include "redis/topology/deployment.hpp"
+
+#include <cstdint>
+#include <memory>
+
+namespace dlock::redis {
+
+// A lock::BackendFactory whose every call opens a new B(args...) and connects it, so an
+// unreachable Redis is reported at once.
+template <typename B, typename... Args>
+lock::BackendFactory connecting_factory(Args... args) {
+    return [args...]() -> Result<std::unique_ptr<lock::Backend>> {
+        auto backend = std::make_unique<B>(args...);
+        TRY(backend->connect());
+        return std::unique_ptr<lock::Backend>(std::move(backend));
+    };
+}
+
+// What `dlock run NAME` holds: the lock NAME, or with permits > 0 one of that many permits of
+// the semaphore NAME (`dlock sem run -p`). The backend connects on first use.
+std::unique_ptr<lock::Backend> backend_for(const Deployment& deployment, int64_t permits);
+lock::BackendFactory backend_factory_for(const Deployment& deployment, int64_t permits);
+
+// The backend of a run and the factory of its watchdog's: over `quorum` when it is not empty
+// (Redlock: exclusive locks only; `self` is the holder written where a renewal repairs a
+// member), else over `deployment` as backend_for says. The one place that decides.
+struct Stores {
+    std::unique_ptr<lock::Backend> backend;
+    lock::BackendFactory factory;
+};
+Stores stores_for(const std::vector<Deployment>& quorum, const Deployment& deployment,
+                  int64_t permits, const lock::HolderInfo& self, Millis ttl);
+
+} // namespace dlock::redis

@@ -1,0 +1,128 @@
+#include "redis/stores/lock_backend.hpp"
+
+#include "redis/scripts/script_reply.hpp"
+#include "redis/stores/backends.hpp"
+#include "redis/stores/history.hpp"
+#include "redis/topology/replication.hpp"
+
+namespace dlock::redis {
+namespace {
+
+std::string ms(Millis d) {
+    return std::to_string(d.count());
+}
+
+} // namespace
+
+Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
+                                                  const lock::AcquireRequest& r) {
+    const std::string ttl = ms(r.ttl), heartbeat = ms(r.heartbeat);
+    const std::string pid = std::to_string(r.self.pid);
+    auto [replies, acks, replication] =
+        session_.run_acknowledged(scripts::acquire,
+                                  {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake,
+                                   keys.readers, keys.rinfo, keys.xqueue, keys.history},
+                                  {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, r.self.host,
+                                   pid, r.self.user, r.self.command, r.shared ? "s" : "x"});
+    TRY(replies.front());
+    const auto& v = *replies.front();
+    lock::AcquireOutcome out;
+    if (v.size() == 1 && v[0].as_int() == -1)
+        return fail(exit_code::usage, "it is held shared by this owner, and a shared hold "
+                                      "cannot be upgraded to exclusive");
+    if ((v.size() == 4 || v.size() == 5) && v[0].as_int() == 1) {
+        note_history_error(v, 4, keys.history);
+        out.acquired = true;
+        out.fence = v[1].as_int();
+        out.holds = v[2].as_int();
+        out.shared = v[3].str() == "s";
+        if (auto replicated = check_acknowledged(acks, replication, "the lock"); !replicated) {
+            // Not held as --min-replicas asks: give it back (by hold id: safe if retried).
+            (void)release(keys, lock::ReleaseRequest{r.owner, r.hold_id, r.heartbeat, out.shared,
+                                                     std::nullopt, Millis(0)});
+            return tl::unexpected(replicated.error());
+        }
+        return out;
+    }
+    if (v.size() != 11 && v.size() != 12)
+        return tl::unexpected(bad_reply(scripts::acquire));
+    note_history_error(v, 11, keys.history);
+    out.lease_left = Millis(v[1].as_int());
+    if (!v[2].str().empty() || v[3].as_int() != 0)
+        out.holder = holder_at(v, 2);
+    out.waiters = v[8].as_int();
+    out.shared_holders = v[9].as_int();
+    out.held_until_ms = v[10].as_int();
+    return out;
+}
+
+std::vector<Result<bool>> LockBackend::renew(std::span<const lock::RenewRequest> requests) {
+    std::vector<std::string> ttls;
+    ttls.reserve(requests.size());
+    for (const auto& r : requests)
+        ttls.push_back(ms(r.ttl));
+    std::vector<ScriptCall> calls;
+    calls.reserve(requests.size());
+    for (size_t i = 0; i < requests.size(); ++i) {
+        const auto& r = requests[i];
+        calls.push_back({{r.keys.lock, r.keys.readers, r.keys.rinfo},
+                         {r.owner, ttls[i], r.shared ? "s" : "x", r.hold_id}});
+    }
+    session_.confirm_master(); // a demoted master would accept the renewals for seconds
+    auto [replies, acks, replication] = session_.run_each_acknowledged(scripts::renew, calls);
+    return acknowledged(as_flags(std::move(replies), scripts::renew), acks, replication);
+}
+
+Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
+                                                    const lock::ReleaseRequest& r) {
+    const std::string heartbeat = ms(r.heartbeat), min_hold = ms(r.min_hold);
+    const std::string exit_status = r.exit_status ? std::to_string(*r.exit_status) : "";
+    const std::string fence = r.fence > 0 ? std::to_string(r.fence) : "";
+    auto reply =
+        run(scripts::release,
+            {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.xqueue,
+             keys.history},
+            {r.owner, r.hold_id, heartbeat, r.shared ? "s" : "x", exit_status, min_hold, fence});
+    TRY(reply);
+    if (reply->size() != 2 && reply->size() != 3)
+        return tl::unexpected(bad_reply(scripts::release));
+    note_history_error(*reply, 2, keys.history);
+    if ((*reply)[0].as_int() != 1)
+        return std::optional<int64_t>{};
+    return std::optional<int64_t>((*reply)[1].as_int());
+}
+
+Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view waiter_id,
+                                     Millis timeout) {
+    return session_.blpop(keys.wake + std::string(waiter_id), timeout);
+}
+
+Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view waiter_id,
+                                      Millis heartbeat) {
+    const std::string heartbeat_text = ms(heartbeat);
+    auto reply = run(scripts::leave,
+                     {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.xqueue},
+                     {waiter_id, heartbeat_text});
+    TRY(reply);
+    return {};
+}
+
+Result<void> LockBackend::append(const lock::Keys& keys, const lock::HistoryFields& fields) {
+    return append_history(session_, keys.history, fields);
+}
+
+Result<bool> LockBackend::commit_fence(const lock::Keys& keys, std::string_view owner,
+                                       int64_t token) {
+    const std::string digits = std::to_string(token);
+    auto reply = run(scripts::fence_commit, {keys.lock, keys.fence}, {owner, digits});
+    TRY(reply);
+    if (!reply->is_integer())
+        return tl::unexpected(bad_reply(scripts::fence_commit));
+    return reply->integer() == 1;
+}
+
+lock::BackendFactory backend_factory(Deployment deployment) {
+    return connecting_factory<LockBackend>(std::move(deployment));
+}
+
+} // namespace dlock::redis

@@ -1,0 +1,50 @@
+#include "redis/topology/replication.hpp"
+
+#include <fmt/format.h>
+
+namespace dlock::redis {
+
+Result<void> check_acknowledged(const std::optional<Result<int64_t>>& acks,
+                                const Replication& replication, std::string_view what) {
+    if (!acks || replication.min_replicas == 0)
+        return {};
+    if (!*acks) {
+        std::string_view why = acks->error().message;
+        while (why.ends_with(' ')) // "ERR unknown command 'WAIT', with args beginning with: ... "
+            why.remove_suffix(1);
+        // A replica answers WAIT with an error: the master moved (Sentinel asks again).
+        const bool replica = why.find("replica") != std::string::npos;
+        return fail(exit_code::unavailable,
+                    fmt::format("WAIT, which --min-replicas needs, failed: {}", why),
+                    replica || acks->error().transient);
+    }
+    if (**acks >= replication.min_replicas)
+        return {};
+    // Transient: replicas catch up, and after a failover the new master gets its replicas back
+    // within seconds; the caller gives the hold back and tries again within its wait.
+    return fail(exit_code::unavailable,
+                fmt::format("only {} of {} replicas acknowledged {} within {} ({}; a replica "
+                            "still in its first sync acknowledges nothing)",
+                            **acks, replication.min_replicas, what,
+                            format_duration(replication.timeout),
+                            replication.automatic
+                                ? "--min-replicas auto, as on every Sentinel master with a live "
+                                  "replica; --min-replicas 0 turns it off"
+                                : "--min-replicas"),
+                true);
+}
+
+std::vector<Result<bool>> acknowledged(std::vector<Result<bool>> renewed,
+                                       const std::optional<Result<int64_t>>& acks,
+                                       const Replication& replication) {
+    auto ok = check_acknowledged(acks, replication, "the renewal");
+    if (ok)
+        return renewed;
+    ok.error().transient = true;
+    for (auto& r : renewed)
+        if (r && *r)
+            r = tl::unexpected(ok.error());
+    return renewed;
+}
+
+} // namespace dlock::redis
