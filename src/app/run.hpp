@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/target.hpp"
+#include "lock/lease_clock.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
 
@@ -18,8 +19,8 @@ struct RunOptions {
     std::string command_line;              // what to show: the user's command, shortened
     std::optional<Millis> wait{Millis(0)}; // 0: do not wait; nullopt: wait forever
     int conflict_exit_code = exit_code::busy;
-    Millis ttl{30'000};
-    Millis kill_after{5'000};
+    Millis ttl = lock::kDefaultTtl;
+    Millis kill_after = lock::default_kill_after(lock::kDefaultTtl);
     int lost_signal = SIGTERM;
     bool shared = false; // many shared holders may run together; an exclusive one runs alone
     Millis min_hold{0};  // keep the (exclusive) lease at least this long after acquisition

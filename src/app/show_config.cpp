@@ -1,6 +1,5 @@
 #include "app/show_config.hpp"
 
-#include "config/keys.hpp"
 #include "redis/transport/endpoint.hpp"
 #include "util/exit_codes.hpp"
 #include "util/output.hpp"
@@ -10,11 +9,11 @@
 namespace dlock::app {
 namespace {
 
-std::string shown_value(const config::KeySpec& key, const config::Setting& setting) {
+std::string shown_value(const config::Option& key, const config::Setting& setting) {
     if (key.secret)
         return "(hidden)";
-    if (key.name == "redis")
-        return redis::redact_url(setting.value); // it may carry a password
+    if (key.urls)
+        return redis::redact_url(setting.value);
     return setting.value;
 }
 
@@ -28,7 +27,7 @@ int show_config(const config::Settings& settings) {
                            !source.skipped.empty() ? " (skipped: " + source.skipped + ")"
                            : source.found          ? ""
                                                    : " (absent)");
-    for (const auto& key : config::keys()) {
+    for (const auto& key : settings.options()) {
         const auto& setting = settings.get(key.name);
         if (!setting.is_set())
             out += fmt::format("# {} is not set\n", key.name);

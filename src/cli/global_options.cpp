@@ -1,7 +1,7 @@
 #include "cli/global_options.hpp"
 
 #include "cli/numbers.hpp"
-#include "config/keys.hpp"
+#include "cli/option_table.hpp"
 #include "lock/keys.hpp"
 #include "util/small_file.hpp"
 #include "util/text.hpp"
@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace dlock::cli {
 namespace {
@@ -54,94 +55,91 @@ Result<T> typed(const config::Setting& setting, Result<T> value) {
 } // namespace
 
 void GlobalOptions::add_to(CLI::App& app) {
-    auto valued = [&](const char* name, const char* key, std::string& value, const char* help,
-                      const char* metavar) {
-        auto* option = app.add_option(name, value, help)->option_text(metavar);
-        valued_.push_back({option, key, &value});
-        return option;
+    const auto table = global_option_table();
+    for (const auto& row : table) {
+        if (!row.help_after.empty())
+            continue;
+        add_row(app, row);
+        for (const auto& later : table)
+            if (later.help_after == row.name)
+                add_row(app, later);
+    }
+}
+
+void GlobalOptions::add_row(CLI::App& app, const config::Option& row) {
+    if (row.form == config::Form::none)
+        return;
+    auto help = [&](std::string_view text) {
+        return fmt::format(fmt::runtime(text), fmt::arg("default", row.default_value),
+                           fmt::arg("env", row.env), fmt::arg("fallback_env", row.fallback_env));
     };
-    // Given several times: the members of a Redlock quorum (see given()).
-    redis_option_ =
-        app.add_option("--redis", redis_urls,
-                       "Redis URL: redis://[user[:password]@]host[:port][/db], rediss:// (TLS), "
-                       "redis://h1:p1,h2:p2 (Cluster seeds), redis-sentinel://s1,s2,s3#master, or "
-                       "unix:///path/to/sock[?db=N] (env DLOCK_REDIS_URL, REDIS_URL; default "
-                       "redis://127.0.0.1:6379); several --redis: the members of a Redlock quorum")
-            ->expected(1) // one URL per --redis: the next word is the subcommand
-            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-            ->option_text("URL");
-    valued("--password-file", "password-file", password_file,
-           "read the Redis password from FILE (or set DLOCK_REDIS_PASSWORD)", "FILE");
-    valued("--sentinel-user", "sentinel-user", sentinel_user,
-           "user name for the sentinels of a redis-sentinel:// URL", "USER");
-    valued("--sentinel-password-file", "sentinel-password-file", sentinel_password_file,
-           "read the sentinels' password from FILE (or set DLOCK_SENTINEL_PASSWORD)", "FILE");
-    valued("--tls-ca-file", "tls-ca-file", tls_ca_file,
-           "verify rediss:// servers against the CA certificates in FILE (PEM; default: the "
-           "system's)",
-           "FILE");
-    valued("--tls-ca-dir", "tls-ca-dir", tls_ca_dir,
-           "verify rediss:// servers against the hashed CA directory DIR", "DIR");
-    valued("--tls-cert", "tls-cert", tls_cert,
-           "client certificate (PEM) for servers that require one (with --tls-key)", "FILE");
-    valued("--tls-key", "tls-key", tls_key, "private key (PEM) of --tls-cert", "FILE");
-    valued("--tls-server-name", "tls-server-name", tls_server_name,
-           "the name to send (SNI) and verify in the server's certificate (default: the host "
-           "of the URL)",
-           "NAME");
-    app.add_flag("--tls-insecure", tls_insecure,
-                 "do not verify the server's certificate (warned on every run)");
-    valued("--min-replicas", "min-replicas", min_replicas,
-           "a lease counts only once N replicas acknowledged it (WAIT; default auto: every "
-           "live replica on Sentinel, else 0)",
-           "N|auto");
-    valued("--replica-timeout", "replica-timeout", replica_timeout,
-           "how long --min-replicas waits for the replicas (default 1s)", "DURATION");
-    valued("--prefix", "prefix", prefix, "key prefix (env DLOCK_PREFIX; default dlock)", "PREFIX");
-    valued("--connect-timeout", "connect-timeout", connect_timeout,
-           "give up connecting to Redis after DURATION (default 2s)", "DURATION");
-    valued("--timeout", "timeout", timeout,
-           "give up on a Redis command after DURATION (default 2s)", "DURATION");
-    app.add_flag("-v,--verbose", verbose, "more output on stderr: -v info, -vv debug");
-    app.add_flag("-q,--quiet", quiet, "print errors only (not refusals or warnings)");
-    auto* syslog_flag = app.add_flag("--syslog", syslog,
-                                     "log to syslog as 'dlock' (facility user); stderr then only "
-                                     "gets errors");
-    app.add_flag("--no-syslog", no_syslog, "do not log to syslog (overrides env and config)")
-        ->excludes(syslog_flag);
-    valued("--log-format", "log-format", log_format, "text (default) or json: one object per line",
-           "FORMAT");
+    const std::string flag(row.flag);
+    const std::string off_flag(row.off_flag);
+    Given& g = given_.emplace_back(Given{&row});
+    switch (row.form) {
+    case config::Form::none:
+        break;
+    case config::Form::value:
+        g.on = app.add_option(flag, g.value, help(row.help))->option_text(std::string(row.metavar));
+        break;
+    case config::Form::values:
+        // One value per flag, so that the next word is the subcommand; given several times,
+        // the values are joined by spaces (see given()).
+        g.on = app.add_option(flag, g.values, help(row.help))
+                   ->expected(1)
+                   ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+                   ->option_text(std::string(row.metavar));
+        break;
+    case config::Form::toggle:
+        g.on = app.add_flag(flag, g.on_flag, help(row.help));
+        if (!off_flag.empty())
+            g.off = app.add_flag(off_flag, g.off_flag, help(row.off_help))->excludes(g.on);
+        break;
+    case config::Form::verbosity:
+        g.on = app.add_flag(flag, g.count, help(row.help));
+        g.off = app.add_flag(off_flag, g.off_flag, help(row.off_help));
+        break;
+    }
 }
 
 std::vector<config::FlagValue> GlobalOptions::given() const {
     std::vector<config::FlagValue> flags;
-    // Several --redis are one value, the URLs separated by spaces (as in DLOCK_REDIS_URL).
-    if (redis_option_->count() > 0) {
-        std::string urls;
-        for (const auto& url : redis_urls)
-            urls += (urls.empty() ? "" : " ") + url;
-        flags.push_back({"redis", urls, "--redis"});
+    for (const auto& g : given_) {
+        const std::string key(g.row->name);
+        switch (g.row->form) {
+        case config::Form::none:
+            break;
+        case config::Form::value:
+            if (g.on->count() > 0)
+                flags.push_back({key, g.value, g.on->get_name()});
+            break;
+        case config::Form::values:
+            // Several values are one, separated by spaces (as in DLOCK_REDIS_URL).
+            if (g.on->count() > 0)
+                flags.push_back(
+                    {key, fmt::format("{}", fmt::join(g.values, " ")), g.on->get_name()});
+            break;
+        case config::Form::toggle:
+            if (g.on_flag)
+                flags.push_back({key, "true", g.on->get_name()});
+            if (g.off_flag)
+                flags.push_back({key, "false", g.off->get_name()});
+            break;
+        case config::Form::verbosity:
+            if (g.off_flag)
+                flags.push_back({key, "error", "-q"});
+            else if (g.count > 0)
+                flags.push_back(
+                    {key, g.count == 1 ? "info" : "debug", g.count == 1 ? "-v" : "-vv"});
+            break;
+        }
     }
-    for (const auto& v : valued_)
-        if (v.option->count() > 0)
-            flags.push_back({v.key, *v.value, v.option->get_name()});
-    if (tls_insecure)
-        flags.push_back({"tls-insecure", "true", "--tls-insecure"});
-    if (syslog)
-        flags.push_back({"syslog", "true", "--syslog"});
-    if (no_syslog)
-        flags.push_back({"syslog", "false", "--no-syslog"});
-    if (quiet)
-        flags.push_back({"log-level", "error", "-q"});
-    else if (verbose > 0)
-        flags.push_back(
-            {"log-level", verbose == 1 ? "info" : "debug", verbose == 1 ? "-v" : "-vv"});
     return flags;
 }
 
 Result<void> GlobalOptions::load() {
-    TRY_ASSIGN(settings_,
-               config::load(given(), [](const char* name) { return std::getenv(name); }));
+    TRY_ASSIGN(settings_, config::load(global_option_table(), given(),
+                                       [](const char* name) { return std::getenv(name); }));
     log::setup(log::Options{
         config::to_level(settings_.get("log-level").value).value_or(log::Level::warn),
         config::to_format(settings_.get("log-format").value).value_or(log::Format::text),
@@ -166,7 +164,7 @@ Result<std::optional<std::string>> GlobalOptions::secret(std::string_view key) c
 
 Result<std::vector<redis::Deployment>> GlobalOptions::deployments() const {
     const auto& url = settings_.get("redis");
-    TRY_ASSIGN(const auto urls, typed(url, config::split_urls(url.value)));
+    TRY_ASSIGN(const auto urls, typed(url, split_urls(url.value)));
     // Several URLs are the independent members of a Redlock quorum: an odd number, so that two
     // halves can never both have a majority.
     if (urls.size() > 1 && (urls.size() < 3 || urls.size() % 2 == 0))
@@ -209,7 +207,8 @@ Result<app::Target> GlobalOptions::resolve() const {
     shared.replication.automatic = replicas.value == "auto";
     if (!shared.replication.automatic) {
         TRY_ASSIGN(const int64_t min_replicas,
-                   typed(replicas, parse_integer(replicas.value, 0, 1000, "--min-replicas")));
+                   typed(replicas,
+                         parse_integer(replicas.value, 0, config::kMaxReplicas, "--min-replicas")));
         shared.replication.min_replicas = static_cast<int>(min_replicas);
     }
     TRY_ASSIGN(shared.replication.timeout,

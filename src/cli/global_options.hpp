@@ -4,6 +4,7 @@
 #include "config/settings.hpp"
 
 #include <CLI/CLI.hpp>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,31 +12,12 @@
 
 namespace dlock::cli {
 
-// Options every subcommand shares, as typed. load() puts them on top of the environment and the
-// config files (see config/settings.hpp for the order); resolve() turns the result into the
-// target of the subcommand: the Redis server and the key prefix.
-struct GlobalOptions {
-    std::vector<std::string> redis_urls;
-    std::string password_file;
-    std::string prefix;
-    std::string connect_timeout;
-    std::string timeout;
-    std::string log_format;
-    std::string sentinel_user;
-    std::string sentinel_password_file;
-    std::string tls_ca_file;
-    std::string tls_ca_dir;
-    std::string tls_cert;
-    std::string tls_key;
-    std::string tls_server_name;
-    bool tls_insecure = false;
-    std::string min_replicas;
-    std::string replica_timeout;
-    bool syslog = false;
-    bool no_syslog = false;
-    int verbose = 0;
-    bool quiet = false;
-
+// Options every subcommand shares, one per row of global_option_table(). load() puts them on top
+// of the environment and the config files (see config/settings.hpp for the order); resolve()
+// turns the result into the target of the subcommand: the Redis server and the key prefix.
+class GlobalOptions {
+  public:
+    // Registers the flag(s) of every row, in table order (see config::Option::help_after).
     void add_to(CLI::App& app);
     // Reads the config files and the environment, checks every value and sets up logging.
     // Usage errors (bad values, unknown keys, unreadable files) carry exit code 64.
@@ -45,21 +27,26 @@ struct GlobalOptions {
     // Where --redis points, as the URLs say (no credentials from files, no shared options).
     Result<std::vector<redis::Deployment>> deployments() const;
     const config::Settings& settings() const { return settings_; }
+    // The options given on the command line, even as an empty string (which is then an error).
+    std::vector<config::FlagValue> given() const;
 
   private:
     // A secret from `key`-file (read now) or `key` itself; nullopt when neither is set.
     Result<std::optional<std::string>> secret(std::string_view key) const;
-    // The options given on the command line, even as an empty string (which is then an error).
-    std::vector<config::FlagValue> given() const;
+    void add_row(CLI::App& app, const config::Option& row);
 
-    // Options that take a value, with the key each sets.
-    struct Valued {
-        CLI::Option* option;
-        const char* key;
-        const std::string* value;
+    // What CLI11 filled in for one row.
+    struct Given {
+        const config::Option* row = nullptr;
+        CLI::Option* on = nullptr;
+        CLI::Option* off = nullptr;
+        std::string value{};               // Form::value
+        std::vector<std::string> values{}; // Form::values
+        bool on_flag = false;              // Form::toggle
+        bool off_flag = false;             // Form::toggle, Form::verbosity
+        int count = 0;                     // Form::verbosity
     };
-    std::vector<Valued> valued_;
-    CLI::Option* redis_option_ = nullptr;
+    std::deque<Given> given_; // a deque: CLI11 keeps pointers to the members
     config::Settings settings_;
 };
 

@@ -2,8 +2,10 @@
 
 #include "app/run.hpp"
 #include "cli/global_options.hpp"
+#include "cli/run_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,8 @@ class RunCommand {
     Result<int> execute(const GlobalOptions& globals, const std::vector<std::string>& command);
     // What execute checks before it talks to Redis: the usage errors.
     Result<void> check(const GlobalOptions& globals, const std::vector<std::string>& command) const;
+    // What the command line gave, for parse_run_options().
+    RunArgs args(const std::vector<std::string>& command) const;
 
   private:
     struct Plan {
@@ -28,29 +32,28 @@ class RunCommand {
         app::RunOptions options;
     };
     Result<Plan> plan(const GlobalOptions& globals, const std::vector<std::string>& command) const;
-    Result<app::RunOptions> options(const std::vector<std::string>& command) const;
+    void add_names();
+    void add_wait_options();
+    void add_lease_options();
+    void add_command_options();
 
     CLI::App* app_;
+    bool semaphore_ = false;
     std::vector<std::string> names_; // run
     std::string semaphore_name_;     // sem run
     bool no_wait_ = false;
-    std::string wait_;
-    std::string conflict_exit_code_ = "75";
-    std::string ttl_ = "30s";
-    std::string kill_after_;
-    std::string lost_signal_ = "TERM";
-    std::string shell_command_;
     bool shared_ = false;
     bool exclusive_ = false;
-    std::string min_hold_;
-    // Given on the command line (even as an empty string, which is then an error).
-    CLI::Option* wait_option_ = nullptr;
-    CLI::Option* kill_after_option_ = nullptr;
-    CLI::Option* shell_option_ = nullptr;
-    bool semaphore_ = false;
     std::string permits_; // sem run -p
-    std::string usage_;   // "run" or "sem run", for messages
-    CLI::Option* min_hold_option_ = nullptr;
+    // The options that take a value, with the value given last (even an empty string, which is
+    // then an error).
+    struct Valued {
+        CLI::Option* option = nullptr;
+        std::string value;
+
+        std::optional<std::string> given() const;
+    };
+    Valued wait_, conflict_exit_code_, ttl_, kill_after_, lost_signal_, shell_command_, min_hold_;
 };
 
 } // namespace dlock::cli

@@ -1,6 +1,5 @@
 #include "config/config_file.hpp"
 
-#include "config/keys.hpp"
 #include "util/small_file.hpp"
 #include "util/text.hpp"
 
@@ -30,14 +29,14 @@ bool has_control_byte(std::string_view s) {
 }
 
 // Parses one non-blank, non-comment line into an entry, or says what is wrong with it.
-Result<Entry> parse_line(std::string_view line, bool private_file) {
+Result<Entry> parse_line(Options options, std::string_view line, bool private_file) {
     const auto eq = line.find('=');
     if (eq == std::string_view::npos)
         return usage_error(fmt::format("expected key = value, got {}", quote(line)));
     Entry entry;
     entry.key = std::string(trim(line.substr(0, eq)));
     entry.value = std::string(trim(line.substr(eq + 1)));
-    const KeySpec* spec = find_key(entry.key);
+    const Option* spec = find(options, entry.key);
     if (!spec)
         return usage_error(fmt::format("unknown key {}", quote(entry.key)));
     if (entry.value.empty())
@@ -62,7 +61,8 @@ const Entry* File::find(std::string_view key) const {
     return nullptr;
 }
 
-Result<File> parse_file(std::string_view text, std::string path, bool private_file) {
+Result<File> parse_file(Options options, std::string_view text, std::string path,
+                        bool private_file) {
     File file{std::move(path), {}};
     int number = 0;
     while (!text.empty()) {
@@ -72,7 +72,7 @@ Result<File> parse_file(std::string_view text, std::string path, bool private_fi
         text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
         if (line.empty() || line.front() == '#')
             continue;
-        auto entry = parse_line(line, private_file);
+        auto entry = parse_line(options, line, private_file);
         if (!entry)
             return usage_error(fmt::format("{}:{}: {}", file.path, number, entry.error().message));
         if (const Entry* first = file.find(entry->key))
@@ -84,7 +84,7 @@ Result<File> parse_file(std::string_view text, std::string path, bool private_fi
     return file;
 }
 
-Result<std::optional<File>> load_file(const std::string& path, int* error_number) {
+Result<std::optional<File>> load_file(Options options, const std::string& path, int* error_number) {
     int ignored = 0;
     int& error = error_number ? *error_number : ignored;
     // /dev/null disables a file; a FIFO, a terminal or any other device is refused unread.
@@ -96,7 +96,7 @@ Result<std::optional<File>> load_file(const std::string& path, int* error_number
     if (file.error != 0)
         return usage_error(
             fmt::format("cannot read config file {}: {}", path, file_error_text(file.error)));
-    return parse_file(file.text, path, (file.status.st_mode & S_IRWXO) == 0);
+    return parse_file(options, file.text, path, (file.status.st_mode & S_IRWXO) == 0);
 }
 
 } // namespace dlock::config

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "config/option.hpp"
 #include "util/error.hpp"
 
 #include <optional>
@@ -15,7 +16,7 @@ struct Entry {
     int line = 0;
 };
 
-// A parsed config file: every key known, every value valid, no key twice.
+// A parsed config file: every key one of the options, every value valid, no key twice.
 struct File {
     std::string path;
     std::vector<Entry> entries;
@@ -28,11 +29,13 @@ struct File {
 //   key = value               (spaces around '=' and at both ends are ignored)
 // Blank lines are skipped. Errors are usage errors naming "path:line". A `password` key is
 // refused unless `private_file` (nobody but the owner and group may read the file).
-Result<File> parse_file(std::string_view text, std::string path, bool private_file);
+Result<File> parse_file(Options options, std::string_view text, std::string path,
+                        bool private_file);
 
 // Reads and parses `path`; std::nullopt when it does not exist. A file that exists but cannot
 // be read is an error: quietly ignoring it could send dlock to the wrong Redis. When it could not
 // be opened or read, `*error_number` is set to the errno (0 otherwise; ENOENT when absent).
-Result<std::optional<File>> load_file(const std::string& path, int* error_number = nullptr);
+Result<std::optional<File>> load_file(Options options, const std::string& path,
+                                      int* error_number = nullptr);
 
 } // namespace dlock::config

@@ -1,7 +1,5 @@
 #include "config/settings.hpp"
 
-#include "config/keys.hpp"
-
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
@@ -23,7 +21,7 @@ std::string_view env_value(const Getenv& getenv, std::string_view name) {
     return value ? std::string_view(value) : std::string_view();
 }
 
-Ranked pick(const KeySpec& key, const std::vector<FlagValue>& flags, const Getenv& getenv,
+Ranked pick(const Option& key, const std::vector<FlagValue>& flags, const Getenv& getenv,
             const std::vector<File>& files) {
     for (const auto& flag : flags)
         if (flag.key == key.name)
@@ -41,12 +39,11 @@ Ranked pick(const KeySpec& key, const std::vector<FlagValue>& flags, const Geten
     return {};
 }
 
-size_t index_of(std::string_view name) {
-    const auto all = keys();
-    for (size_t i = 0; i < all.size(); ++i)
-        if (all[i].name == name)
+size_t index_of(Options options, std::string_view name) {
+    for (size_t i = 0; i < options.size(); ++i)
+        if (options[i].name == name)
             return i;
-    return all.size();
+    return options.size();
 }
 
 // Where both came from, for the error about a password and a password-file in one place.
@@ -63,10 +60,10 @@ std::string both_places(std::string_view key, const Setting& password, const Set
 
 } // namespace
 
-Result<Settings> Settings::resolve(const std::vector<FlagValue>& flags, const Getenv& getenv,
-                                   const std::vector<File>& files) {
+Result<Settings> Settings::resolve(Options options, const std::vector<FlagValue>& flags,
+                                   const Getenv& getenv, const std::vector<File>& files) {
     std::vector<Ranked> ranked;
-    for (const auto& key : keys()) {
+    for (const auto& key : options) {
         ranked.push_back(pick(key, flags, getenv, files));
         const auto& s = ranked.back().setting;
         const bool from_file = ranked.back().rank >= 2 && ranked.back().rank < 2 + files.size();
@@ -79,8 +76,8 @@ Result<Settings> Settings::resolve(const std::vector<FlagValue>& flags, const Ge
     // One password source: a password and a password-file from the same place are ambiguous;
     // otherwise the one from the higher place wins (both beat a password in the URL).
     for (std::string_view key : {"password", "sentinel-password"}) {
-        auto& password = ranked[index_of(key)];
-        auto& password_file = ranked[index_of(fmt::format("{}-file", key))];
+        auto& password = ranked[index_of(options, key)];
+        auto& password_file = ranked[index_of(options, fmt::format("{}-file", key))];
         if (password.setting.is_set() && password_file.setting.is_set()) {
             if (password.rank == password_file.rank)
                 return usage_error(both_places(key, password.setting, password_file.setting) +
@@ -90,13 +87,14 @@ Result<Settings> Settings::resolve(const std::vector<FlagValue>& flags, const Ge
     }
 
     Settings settings;
+    settings.options_ = options;
     for (auto& r : ranked)
         settings.values_.push_back(std::move(r.setting));
     return settings;
 }
 
 const Setting& Settings::get(std::string_view key) const {
-    return values_.at(index_of(key));
+    return values_.at(index_of(options_, key));
 }
 
 std::vector<ConfigPath> config_paths(const Getenv& getenv, std::string_view system_default) {
@@ -115,13 +113,13 @@ std::vector<ConfigPath> config_paths(const Getenv& getenv, std::string_view syst
     return paths;
 }
 
-Result<Settings> load(const std::vector<FlagValue>& flags, const Getenv& getenv,
+Result<Settings> load(Options options, const std::vector<FlagValue>& flags, const Getenv& getenv,
                       std::string_view system_default) {
     std::vector<File> files;
     std::vector<Settings::Source> sources;
     for (const auto& where : config_paths(getenv, system_default)) {
         int error = 0;
-        auto file = load_file(where.path, &error);
+        auto file = load_file(options, where.path, &error);
         if (file && !*file && !where.named_by.empty()) // told to read it, and it is not there
             return usage_error(fmt::format("{}: cannot read config file {}: {}", where.named_by,
                                            where.path, std::strerror(ENOENT)));
@@ -140,7 +138,7 @@ Result<Settings> load(const std::vector<FlagValue>& flags, const Getenv& getenv,
         if (*file)
             files.push_back(std::move(**file));
     }
-    auto settings = Settings::resolve(flags, getenv, files);
+    auto settings = Settings::resolve(options, flags, getenv, files);
     if (settings)
         settings->sources = std::move(sources);
     return settings;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/config_file.hpp"
+#include "config/option.hpp"
 #include "util/error.hpp"
 
 #include <functional>
@@ -49,15 +50,17 @@ std::vector<ConfigPath> config_paths(const Getenv& getenv,
 
 class Settings {
   public:
-    // Resolves every key of keys(): flags > DLOCK_* environment > `files` (highest first) >
+    // Resolves every option of `options`: flags > DLOCK_* environment > `files` (highest first) >
     // fallback environment (REDIS_URL) > default. Values from flags and the environment are
     // checked here (file values were checked when parsed); a password and a password-file from
     // the same place are an error, and the higher of the two wins otherwise.
-    static Result<Settings> resolve(const std::vector<FlagValue>& flags, const Getenv& getenv,
-                                    const std::vector<File>& files);
+    static Result<Settings> resolve(Options options, const std::vector<FlagValue>& flags,
+                                    const Getenv& getenv, const std::vector<File>& files);
 
-    // `key` must be one of keys().
+    // `key` must be one of options().
     const Setting& get(std::string_view key) const;
+    // The table the settings were resolved from, in the order `dlock config` shows them.
+    Options options() const { return options_; }
 
     // Every config file looked at and whether it exists, for `dlock config`.
     struct Source {
@@ -72,12 +75,13 @@ class Settings {
     std::vector<Source> sources;
 
   private:
-    std::vector<Setting> values_; // in the order of keys()
+    Options options_;
+    std::vector<Setting> values_; // in the order of options_
 };
 
 // Reads the config files of config_paths() and resolves. A file named by DLOCK_CONFIG or
 // DLOCK_SYSTEM_CONFIG that is absent or unreadable is a usage error naming the variable.
-Result<Settings> load(const std::vector<FlagValue>& flags, const Getenv& getenv,
+Result<Settings> load(Options options, const std::vector<FlagValue>& flags, const Getenv& getenv,
                       std::string_view system_default = kSystemConfigPath);
 
 } // namespace dlock::config

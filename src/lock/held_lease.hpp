@@ -39,7 +39,7 @@ class HeldLease {
     Millis held_for() const;
 
     // When its first renewal falls due (the watchdog is started lazily, by then).
-    Clock::time_point first_renewal() const { return acquired_.sent_at + ttl_ / 3; }
+    Clock::time_point first_renewal() const { return acquired_.sent_at + renewal_interval(ttl_); }
     bool renewing() const { return renewing_; }
     // Hands it to `watchdog` (once), which renews it until stopped.
     void start_renewing(Watchdog& watchdog);

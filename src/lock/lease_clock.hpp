@@ -2,10 +2,29 @@
 
 #include "util/duration.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 
 namespace dlock::lock {
+
+// A lease is renewed this many times per TTL: every renewal_interval(ttl). Two renewals may fail
+// (a failover, a slow server) before the lease is at risk, and the command is stopped no later
+// than one interval before the lease can expire (`--kill-after` may not exceed it).
+inline constexpr int kRenewalsPerTtl = 3;
+constexpr Millis renewal_interval(Millis ttl) {
+    return ttl / kRenewalsPerTtl;
+}
+
+// The lease length of `dlock run` unless --ttl says otherwise.
+inline constexpr Millis kDefaultTtl{30'000};
+// Between the stop signal and SIGKILL after a lost lease unless --kill-after says otherwise: half
+// a renewal interval, capped so that a long TTL does not leave a stuck command running for long.
+inline constexpr int kKillAfterPerTtl = 2 * kRenewalsPerTtl;
+inline constexpr Millis kMaxDefaultKillAfter{5'000};
+constexpr Millis default_kill_after(Millis ttl) {
+    return std::min(kMaxDefaultKillAfter, ttl / kKillAfterPerTtl);
+}
 
 // The client-side view of how long our lease is guaranteed to exist, on the monotonic clock.
 // Redis keeps the key at least until (send time of the last successful renewal + TTL); the

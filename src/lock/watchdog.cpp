@@ -28,8 +28,9 @@ void Watchdog::add(const RenewRequest& lease, LeaseClock& clock) {
         std::lock_guard lock(mutex_);
         if (stopping_)
             return;
-        // The first renewal is due a third of the TTL after the acquire was sent.
-        entries_.push_back(Entry{lease, &clock, clock.guaranteed_until() - ttl_ + ttl_ / 3});
+        // The first renewal is due one interval after the acquire was sent.
+        entries_.push_back(
+            Entry{lease, &clock, clock.guaranteed_until() - ttl_ + renewal_interval(ttl_)});
     }
     if (thread_.joinable())
         wakeup_.notify_all();
@@ -134,7 +135,7 @@ void Watchdog::renew(std::unique_ptr<Backend>& backend, const std::vector<Entry*
                 lost = true;
             } else {
                 entry.clock->renewed(sent_at);
-                entry.due = sent_at + ttl_ / 3;
+                entry.due = sent_at + renewal_interval(ttl_);
                 ++renewed;
             }
         }

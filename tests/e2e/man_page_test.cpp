@@ -1,11 +1,14 @@
 // The man page documents the binary: every subcommand and every long option that any --help
 // lists appears in man/dlock.1 (found by walking the help output, so new subcommands and options
-// are checked without touching this test), and groff formats it without warnings.
+// are checked without touching this test), so does every row of the global option table (its
+// flags, variables and config key), and groff formats it without warnings.
 
+#include "cli/option_table.hpp"
 #include "e2e/e2e_helpers.hpp"
 
 #include <cctype>
 #include <set>
+#include <sstream>
 
 using namespace dlock::test;
 using namespace dlock::test::e2e;
@@ -136,6 +139,31 @@ TEST_CASE("the man page documents every subcommand and long option of --help", "
     }
     CHECK(mentions_option(text, "--help"));
     CHECK(mentions_option(text, "--version"));
+}
+
+TEST_CASE("the man page documents every global option's flags, variables and config key",
+          "[e2e][man]") {
+    const auto text = man_text();
+    auto section = [&](const std::string& title) {
+        const auto start = text.find(".SH " + title);
+        REQUIRE(start != std::string::npos);
+        return text.substr(start, text.find("\n.SH ", start + 1) - start);
+    };
+    const auto options = section("GLOBAL OPTIONS");
+    // The config keys: in CONFIGURATION, the TLS ones with the rest of TLS.
+    const auto configuration = section("CONFIGURATION") + section("TLS");
+    for (const auto& row : dlock::cli::global_option_table()) {
+        INFO("global option " << row.name);
+        CHECK(mentions_option(configuration, std::string(row.name)));
+        for (auto variable : {row.env, row.fallback_env})
+            if (!variable.empty())
+                CHECK(mentions_option(text, std::string(variable)));
+        for (auto names : {row.flag, row.off_flag}) {
+            std::stringstream split{std::string(names)};
+            for (std::string name; std::getline(split, name, ',');)
+                CHECK(mentions_option(options, name));
+        }
+    }
 }
 
 TEST_CASE("groff formats the man page without warnings", "[e2e][man]") {

@@ -10,7 +10,7 @@
 
 #include "cli/command_line.hpp"
 #include "cli/main.hpp"
-#include "config/keys.hpp"
+#include "cli/option_table.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
 
@@ -368,7 +368,7 @@ bool secret_in_secret_places(const std::vector<std::string>& args) {
 
 // Sets or unsets each variable dlock reads, at random.
 void random_environment(Generator& g, const std::string& config_file, const std::string& dir) {
-    for (const auto& key : config::keys()) {
+    for (const auto& key : cli::global_option_table()) {
         if (key.env.empty())
             continue;
         const std::string name(key.env);
@@ -385,7 +385,7 @@ void random_environment(Generator& g, const std::string& config_file, const std:
     }
     // A user config file of random lines, sometimes not private (a password there is refused).
     std::string text;
-    const auto keys = config::keys();
+    const auto keys = cli::global_option_table();
     for (size_t i = g.below(4); i > 0; --i) {
         const auto& key = keys[g.below(keys.size())];
         text += std::string(key.name) + " = " + g.setting(key.name) + "\n";
@@ -468,7 +468,7 @@ TEST_CASE("fuzz: random and mutated command lines end in 0 or 64, never in an ex
     // The variables this test changes, to be put back as they were.
     std::vector<std::pair<std::string, std::optional<std::string>>> saved_env;
     std::vector<std::string> touched{"DLOCK_CONFIG", "DLOCK_SYSTEM_CONFIG", "REDIS_URL"};
-    for (const auto& key : config::keys())
+    for (const auto& key : cli::global_option_table())
         if (!key.env.empty())
             touched.emplace_back(key.env);
     for (const auto& name : touched) {

@@ -1,3 +1,4 @@
+#include "cli/option_table.hpp"
 #include "config/config_file.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,9 +11,15 @@
 #include <unistd.h>
 
 using namespace dlock;
-using config::parse_file;
 
 namespace {
+
+// The real rows, with their checks.
+const config::Options kOptions = cli::global_option_table();
+
+Result<config::File> parse_file(std::string_view text, std::string path, bool private_file) {
+    return config::parse_file(kOptions, text, std::move(path), private_file);
+}
 
 // The error message of parsing `text` as "f.conf" (a private file), "" when it parses.
 std::string error_of(const std::string& text, bool private_file = true) {
@@ -91,21 +98,21 @@ TEST_CASE("load_file: absent files, permissions, directories", "[config]") {
     REQUIRE(mkdtemp(dir_template) != nullptr);
     const std::string dir = dir_template, path = dir + "/config";
 
-    CHECK_FALSE(config::load_file(dir + "/absent").value().has_value());
-    CHECK(config::load_file("/dev/null").value()->entries.empty());
-    auto directory = config::load_file(dir);
+    CHECK_FALSE(config::load_file(kOptions, dir + "/absent").value().has_value());
+    CHECK(config::load_file(kOptions, "/dev/null").value()->entries.empty());
+    auto directory = config::load_file(kOptions, dir);
     REQUIRE_FALSE(directory);
     CHECK(directory.error().message == "cannot read config file " + dir + ": Is a directory");
 
     std::ofstream(path) << "password = s3cret\nprefix = p\n";
     chmod(path.c_str(), 0640);
-    auto file = config::load_file(path).value();
+    auto file = config::load_file(kOptions, path).value();
     REQUIRE(file.has_value());
     CHECK(file->path == path);
     CHECK(file->find("prefix")->value == "p");
 
     chmod(path.c_str(), 0644);
-    auto world_readable = config::load_file(path);
+    auto world_readable = config::load_file(kOptions, path);
     REQUIRE_FALSE(world_readable);
     CHECK(world_readable.error().message.starts_with(path + ":1: password in a file"));
 

@@ -1,3 +1,4 @@
+#include "cli/option_table.hpp"
 #include "config/settings.hpp"
 #include "unit/config/fake_env.hpp"
 
@@ -13,15 +14,18 @@ using dlock::test::FakeEnv;
 
 namespace {
 
+// The real rows, with their checks.
+const config::Options kOptions = cli::global_option_table();
+
 File file(const std::string& path, const std::string& text) {
-    return config::parse_file(text, path, true).value();
+    return config::parse_file(kOptions, text, path, true).value();
 }
 
 } // namespace
 
 TEST_CASE("settings: defaults when nothing is given", "[config]") {
     FakeEnv env;
-    auto s = Settings::resolve({}, env.getenv(), {}).value();
+    auto s = Settings::resolve(kOptions, {}, env.getenv(), {}).value();
     CHECK(s.get("redis").value == "redis://127.0.0.1:6379");
     CHECK(s.get("redis").origin == "default");
     CHECK(s.get("prefix").value == "dlock");
@@ -41,7 +45,7 @@ TEST_CASE("settings: flag > DLOCK_* > user file > system file > REDIS_URL > defa
                                 "syslog = yes\n");
     FakeEnv env{{{"REDIS_URL", "redis://generic"}}};
 
-    auto s = Settings::resolve({}, env.getenv(), {user, system}).value();
+    auto s = Settings::resolve(kOptions, {}, env.getenv(), {user, system}).value();
     CHECK(s.get("redis").value == "redis://user-file");
     CHECK(s.get("redis").origin == "user.conf:1");
     CHECK(s.get("prefix").origin == "user.conf:2");
@@ -50,16 +54,18 @@ TEST_CASE("settings: flag > DLOCK_* > user file > system file > REDIS_URL > defa
     CHECK(s.get("syslog").value == "yes");
 
     // REDIS_URL ranks below the files, above the default.
-    CHECK(Settings::resolve({}, env.getenv(), {}).value().get("redis").origin == "REDIS_URL");
+    CHECK(Settings::resolve(kOptions, {}, env.getenv(), {}).value().get("redis").origin ==
+          "REDIS_URL");
 
     env.vars["DLOCK_REDIS_URL"] = "redis://dlock-env";
     env.vars["DLOCK_TIMEOUT"] = "7s";
-    s = Settings::resolve({}, env.getenv(), {user, system}).value();
+    s = Settings::resolve(kOptions, {}, env.getenv(), {user, system}).value();
     CHECK(s.get("redis").value == "redis://dlock-env");
     CHECK(s.get("redis").origin == "DLOCK_REDIS_URL");
     CHECK(s.get("timeout").origin == "DLOCK_TIMEOUT");
 
-    s = Settings::resolve({{"redis", "redis://flag", "--redis"}, {"log-level", "debug", "-vv"}},
+    s = Settings::resolve(kOptions,
+                          {{"redis", "redis://flag", "--redis"}, {"log-level", "debug", "-vv"}},
                           env.getenv(), {user, system})
             .value();
     CHECK(s.get("redis").value == "redis://flag");
@@ -69,28 +75,29 @@ TEST_CASE("settings: flag > DLOCK_* > user file > system file > REDIS_URL > defa
 
 TEST_CASE("settings: an empty variable counts as unset", "[config]") {
     FakeEnv env{{{"DLOCK_PREFIX", ""}, {"DLOCK_REDIS_URL", ""}, {"REDIS_URL", "redis://r"}}};
-    auto s = Settings::resolve({}, env.getenv(), {}).value();
+    auto s = Settings::resolve(kOptions, {}, env.getenv(), {}).value();
     CHECK(s.get("prefix").origin == "default");
     CHECK(s.get("redis").origin == "REDIS_URL");
 }
 
 TEST_CASE("settings: bad values from flags and the environment name their origin", "[config]") {
     FakeEnv env{{{"DLOCK_CONNECT_TIMEOUT", "0"}}};
-    auto s = Settings::resolve({}, env.getenv(), {});
+    auto s = Settings::resolve(kOptions, {}, env.getenv(), {});
     REQUIRE_FALSE(s);
     CHECK(s.error().exit_code == 64);
     CHECK(s.error().message == "DLOCK_CONNECT_TIMEOUT: must be greater than zero");
 
     // A flag overriding a bad variable wins without complaint (REDIS_URL may be meant for
     // another program).
-    CHECK(Settings::resolve({{"connect-timeout", "1s", "--connect-timeout"}}, env.getenv(), {}));
+    CHECK(Settings::resolve(kOptions, {{"connect-timeout", "1s", "--connect-timeout"}},
+                            env.getenv(), {}));
     FakeEnv generic{{{"REDIS_URL", "redis-sentinel://s1,s2"}}}; // no master name
-    CHECK(Settings::resolve({{"redis", "redis://h", "--redis"}}, generic.getenv(), {}));
-    auto tls = Settings::resolve({}, generic.getenv(), {});
+    CHECK(Settings::resolve(kOptions, {{"redis", "redis://h", "--redis"}}, generic.getenv(), {}));
+    auto tls = Settings::resolve(kOptions, {}, generic.getenv(), {});
     REQUIRE_FALSE(tls);
     CHECK(tls.error().message.starts_with("REDIS_URL: invalid Redis URL"));
 
-    auto flag = Settings::resolve({{"prefix", "", "--prefix"}}, FakeEnv{}.getenv(), {});
+    auto flag = Settings::resolve(kOptions, {{"prefix", "", "--prefix"}}, FakeEnv{}.getenv(), {});
     REQUIRE_FALSE(flag);
     CHECK(flag.error().message.starts_with("--prefix: invalid prefix"));
 }
@@ -98,13 +105,13 @@ TEST_CASE("settings: bad values from flags and the environment name their origin
 TEST_CASE("settings: one password source", "[config]") {
     FakeEnv env;
     const auto both = file("/etc/dlock.conf", "password = a\npassword-file = /pw\n");
-    auto s = Settings::resolve({}, env.getenv(), {both});
+    auto s = Settings::resolve(kOptions, {}, env.getenv(), {both});
     REQUIRE_FALSE(s);
     CHECK(s.error().message ==
           "/etc/dlock.conf: password (line 1) and password-file (line 2) are both set; keep one");
 
     env.vars = {{"DLOCK_REDIS_PASSWORD", "a"}, {"DLOCK_REDIS_PASSWORD_FILE", "/pw"}};
-    s = Settings::resolve({}, env.getenv(), {});
+    s = Settings::resolve(kOptions, {}, env.getenv(), {});
     REQUIRE_FALSE(s);
     CHECK(s.error().message ==
           "DLOCK_REDIS_PASSWORD and DLOCK_REDIS_PASSWORD_FILE are both set; keep one");
@@ -112,13 +119,13 @@ TEST_CASE("settings: one password source", "[config]") {
     // From different places, the higher one wins and the other is dropped.
     env.vars = {{"DLOCK_REDIS_PASSWORD", "from-env"}};
     auto system = file("/etc/dlock.conf", "password-file = /etc/dlock/pw\n");
-    auto settings = Settings::resolve({}, env.getenv(), {system}).value();
+    auto settings = Settings::resolve(kOptions, {}, env.getenv(), {system}).value();
     CHECK(settings.get("password").value == "from-env");
     CHECK_FALSE(settings.get("password-file").is_set());
 
-    settings =
-        Settings::resolve({{"password-file", "/mine", "--password-file"}}, env.getenv(), {system})
-            .value();
+    settings = Settings::resolve(kOptions, {{"password-file", "/mine", "--password-file"}},
+                                 env.getenv(), {system})
+                   .value();
     CHECK(settings.get("password-file").value == "/mine");
     CHECK_FALSE(settings.get("password").is_set());
 }

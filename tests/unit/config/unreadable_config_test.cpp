@@ -2,6 +2,7 @@
 // skipped, with a note; named explicitly, it is an error. "Cannot read" is real here: as root
 // the check runs in a child that became nobody, otherwise the file is chmod 000.
 
+#include "cli/option_table.hpp"
 #include "config/settings.hpp"
 #include "unit/config/fake_env.hpp"
 
@@ -20,6 +21,9 @@ using namespace dlock;
 using dlock::test::FakeEnv;
 
 namespace {
+
+// The real rows, with their checks.
+const config::Options kOptions = cli::global_option_table();
 
 // Runs `check` where `path` cannot be read; returns its failures ("" when it passed), or
 // nullopt when no such place could be made.
@@ -76,7 +80,7 @@ TEST_CASE("an unreadable system config file is skipped unless named explicitly",
                 out += what + "\n";
         };
         // The default system path: skipped, noted, and the defaults apply.
-        auto skipped = config::load({}, FakeEnv{}.getenv(), path);
+        auto skipped = config::load(kOptions, {}, FakeEnv{}.getenv(), path);
         expect(skipped.has_value(), "the default system file was not skipped: " +
                                         (skipped ? "" : skipped.error().message));
         if (skipped) {
@@ -89,7 +93,8 @@ TEST_CASE("an unreadable system config file is skipped unless named explicitly",
         }
         // Named in DLOCK_SYSTEM_CONFIG or DLOCK_CONFIG: an error naming the variable.
         for (const std::string variable : {"DLOCK_SYSTEM_CONFIG", "DLOCK_CONFIG"}) {
-            auto named = config::load({}, FakeEnv{{{variable, path}}}.getenv(), "/dev/null");
+            auto named =
+                config::load(kOptions, {}, FakeEnv{{{variable, path}}}.getenv(), "/dev/null");
             expect(!named.has_value(), variable + ": no error");
             if (!named) {
                 expect(named.error().exit_code == 64, variable + ": not a usage error");
@@ -110,14 +115,14 @@ TEST_CASE("an unreadable system config file is skipped unless named explicitly",
 }
 
 TEST_CASE("an absent config file is fine only where dlock looks by default", "[config]") {
-    auto absent = config::load({}, FakeEnv{}.getenv(), "/nonexistent/dlock.conf");
+    auto absent = config::load(kOptions, {}, FakeEnv{}.getenv(), "/nonexistent/dlock.conf");
     REQUIRE(absent);
     REQUIRE(absent->sources.size() == 1);
     CHECK_FALSE(absent->sources[0].found);
     CHECK(absent->sources[0].skipped.empty());
     for (const std::string variable : {"DLOCK_SYSTEM_CONFIG", "DLOCK_CONFIG"}) {
-        auto named =
-            config::load({}, FakeEnv{{{variable, "/nonexistent/x.conf"}}}.getenv(), "/dev/null");
+        auto named = config::load(
+            kOptions, {}, FakeEnv{{{variable, "/nonexistent/x.conf"}}}.getenv(), "/dev/null");
         REQUIRE_FALSE(named);
         CHECK(named.error().exit_code == 64);
         CHECK(named.error().message == variable +
@@ -137,7 +142,8 @@ TEST_CASE("the user config under a HOME this user cannot enter is skipped", "[co
     chmod(home.c_str(), 0700);
 
     auto failures = where_unreadable(path, [&] {
-        auto loaded = config::load({}, FakeEnv{{{"HOME", home}}}.getenv(), "/nonexistent/x.conf");
+        auto loaded =
+            config::load(kOptions, {}, FakeEnv{{{"HOME", home}}}.getenv(), "/nonexistent/x.conf");
         if (!loaded)
             return "not skipped: " + loaded.error().message + "\n";
         std::string out;

@@ -1,0 +1,157 @@
+#include "cli/run_options.hpp"
+#include "lock/lease_clock.hpp"
+
+#include <catch2/catch.hpp>
+#include <csignal>
+
+using namespace dlock;
+using cli::parse_run_options;
+using cli::RunArgs;
+
+namespace {
+
+RunArgs args_for(std::vector<std::string> names = {"job"}) {
+    RunArgs a;
+    a.names = std::move(names);
+    a.command = {"true"};
+    return a;
+}
+
+// The usage error of `a` ("" when it parses).
+std::string error_of(const RunArgs& a) {
+    auto r = parse_run_options(a);
+    if (r)
+        return "";
+    CHECK(r.error().exit_code == exit_code::usage);
+    return r.error().message;
+}
+
+const std::string kBadDuration =
+    "expected a number with an optional unit ms, s, m, h or d (e.g. 500ms, 30s, 1.5m)";
+
+} // namespace
+
+TEST_CASE("run options: defaults", "[cli][run]") {
+    const auto o = parse_run_options(args_for()).value();
+    CHECK(o.names == std::vector<std::string>{"job"});
+    CHECK(o.argv == std::vector<std::string>{"true"});
+    CHECK(o.wait == std::optional<Millis>(Millis(0)));
+    CHECK(o.conflict_exit_code == exit_code::busy);
+    CHECK(o.ttl == Millis(30'000));
+    CHECK(o.kill_after == Millis(5'000));
+    CHECK(o.lost_signal == SIGTERM);
+    CHECK_FALSE(o.shared);
+    CHECK(o.min_hold == Millis(0));
+    CHECK(o.permits == 0);
+}
+
+TEST_CASE("run options: values given", "[cli][run]") {
+    auto a = args_for({"b", "a", "b"});
+    a.wait = "forever";
+    a.conflict_exit_code = "0";
+    a.ttl = "3s";
+    a.lost_signal = "INT";
+    a.min_hold = "1m";
+    const auto o = parse_run_options(a).value();
+    CHECK(o.names == std::vector<std::string>{"b", "a"}); // a set, in order of first appearance
+    CHECK_FALSE(o.wait.has_value());
+    CHECK(o.conflict_exit_code == 0);
+    CHECK(o.ttl == Millis(3'000));
+    CHECK(o.kill_after == Millis(500)); // half a renewal interval under 30s
+    CHECK(o.lost_signal == SIGINT);
+    CHECK(o.min_hold == Millis(60'000));
+
+    a.kill_after = "1s"; // exactly TTL/3
+    CHECK(parse_run_options(a).value().kill_after == Millis(1'000));
+}
+
+TEST_CASE("run options: -c runs the string under /bin/sh", "[cli][run]") {
+    auto a = args_for();
+    a.shell_command = "-e echo";
+    a.command = {"x"};
+    const auto o = parse_run_options(a).value();
+    CHECK(o.argv == std::vector<std::string>{"/bin/sh", "-c", "--", "-e echo", "sh", "x"});
+
+    a.shell_command = "";
+    CHECK(error_of(a) == "-c: the shell command must not be empty");
+}
+
+TEST_CASE("run options: bad values are usage errors naming the option", "[cli][run]") {
+    auto a = args_for();
+    a.ttl = "abc";
+    CHECK(error_of(a) == "--ttl: invalid duration 'abc': " + kBadDuration);
+    a.ttl = "500ms";
+    CHECK(error_of(a) == "--ttl 500ms: must be from 1s to 24h");
+    a.ttl = "25h";
+    CHECK(error_of(a) == "--ttl 25h: must be from 1s to 24h");
+
+    a = args_for();
+    a.wait = "soon";
+    CHECK(error_of(a) == "--wait: invalid duration 'soon': " + kBadDuration);
+    a.wait = "";
+    CHECK(error_of(a) == "--wait: invalid duration '': " + kBadDuration);
+
+    a = args_for();
+    a.kill_after = "x";
+    CHECK(error_of(a) == "--kill-after: invalid duration 'x': " + kBadDuration);
+
+    a = args_for();
+    a.conflict_exit_code = "300";
+    CHECK(error_of(a) == "--conflict-exit-code '300': must be a number from 0 to 255");
+
+    a = args_for();
+    a.lost_signal = "FOO";
+    CHECK(error_of(a) == "--lost-signal: invalid signal 'FOO': expected a name like TERM or a "
+                         "number");
+
+    a = args_for();
+    a.min_hold = "25h";
+    CHECK(error_of(a) == "--min-hold 25h: must be at most 24h");
+
+    CHECK(error_of(args_for({"a b"})) ==
+          "invalid lock name 'a b': only letters, digits and . _ : / @ + = - are allowed");
+}
+
+TEST_CASE("run options: conflicting values", "[cli][run]") {
+    auto a = args_for();
+    a.ttl = "30s";
+    a.kill_after = "11s";
+    CHECK(error_of(a) == "--kill-after 11s does not fit in --ttl 30s: the command must be killed "
+                         "before the lease can expire, so --kill-after may be at most TTL/3 (10s)");
+    a.ttl.reset(); // the default TTL, 30s
+    CHECK(error_of(a) == "--kill-after 11s does not fit in --ttl 30s: the command must be killed "
+                         "before the lease can expire, so --kill-after may be at most TTL/3 (10s)");
+
+    a = args_for();
+    a.shared = true;
+    a.min_hold = "1s";
+    CHECK(error_of(a) == "--min-hold applies to exclusive locks only, not with --shared");
+    a.min_hold = "0s"; // no hold: nothing to refuse
+    CHECK(error_of(a).empty());
+}
+
+TEST_CASE("run options: the command is required", "[cli][run]") {
+    auto a = args_for();
+    a.command.clear();
+    CHECK(error_of(a) == "missing command: use run NAME... -- COMMAND [ARG...] or run NAME... -c "
+                         "'shell command'");
+    a.semaphore = true;
+    CHECK(error_of(a) == "missing command: use sem run NAME -- COMMAND [ARG...] or sem run NAME "
+                         "-c 'shell command'");
+}
+
+TEST_CASE("run options: sem run takes -p N", "[cli][run]") {
+    auto a = args_for();
+    a.semaphore = true;
+    a.permits = "3";
+    CHECK(parse_run_options(a).value().permits == 3);
+    a.permits = "0";
+    CHECK(error_of(a) == "--permits '0': must be a number from 1 to 1000000");
+}
+
+TEST_CASE("renewal interval and the default kill-after follow the TTL", "[lock]") {
+    CHECK(lock::renewal_interval(Millis(30'000)) == Millis(10'000));
+    CHECK(lock::default_kill_after(Millis(30'000)) == Millis(5'000));
+    CHECK(lock::default_kill_after(Millis(3'000)) == Millis(500));
+    CHECK(lock::default_kill_after(Millis(3'600'000)) == Millis(5'000));
+}
