@@ -174,7 +174,7 @@ TEST_CASE("Sentinel: --min-replicas auto (the default) waits for the replicas, 0
 TEST_CASE("no sentinel reachable: 69 within a short timeout each", "[e2e][sentinel]") {
     SilentListener a, b;
     const std::string url = "redis-sentinel://" + a.address() + "," + b.address() +
-                            ",127.0.0.1:" + std::to_string(unused_tcp_port()) + "#mymaster";
+                            ",127.0.0.1:" + std::to_string(free_tcp_port()) + "#mymaster";
     const auto start = Clock::now();
     auto r = run_raw({"--redis", url, "--connect-timeout", "5s", "run", "job", "--", "true"});
     const auto took = since(start);
