@@ -19,7 +19,7 @@ Env passwords(const SentinelDeployment& d) {
 ProcessResult run_on(const SentinelDeployment& d, std::vector<std::string> args, Env env = {}) {
     for (const auto& [k, v] : passwords(d))
         env.emplace(k, v);
-    return run_raw(with_redis_url(d.url(), std::move(args)), env);
+    return e2e::run_on(d.url(), std::move(args), env);
 }
 
 bool contains(const std::string& text, const std::string& part) {
