@@ -3,14 +3,15 @@
 # tests with ctest, then build the .deb and check it. Redis tests start their own
 # redis-server; under CI=1 they may not skip. Arguments go to ctest (scripts/test.sh -R config);
 # with arguments the package is not built.
-# Under CI (or with DLOCK_CHECKS=1) it also checks the formatting, builds with -Werror and runs
-# the unit and integration tests under ASan+UBSan and the watchdog/lease tests under TSan
-# (scripts/sanitize.sh).
+# Under CI (or with DLOCK_CHECKS=1) it also checks the formatting and that no function in src/ is
+# over 60 lines (scripts/check-function-length.sh), builds with -Werror and runs the unit and
+# integration tests under ASan+UBSan and the watchdog/lease tests under TSan (scripts/sanitize.sh).
 set -eu
 cd "$(dirname "$0")/.."
 checks=${DLOCK_CHECKS:-${CI:+1}}
 ./scripts/install-deps.sh
 [ "${checks:-}" = 1 ] && ./scripts/check-format.sh
+[ "${checks:-}" = 1 ] && ./scripts/check-function-length.sh
 ./scripts/build.sh
 (cd build && ctest --output-on-failure -j "$(nproc)" "$@")
 if [ $# -eq 0 ]; then

@@ -8,31 +8,12 @@
 
 namespace dlock::test::e2e {
 
-// Runs `dlock --redis URL ARGS...` to completion.
-inline ProcessResult run_on(const std::string& url, std::vector<std::string> args,
-                            const Env& env = {}, milliseconds timeout = 30s) {
-    return run_raw(with_redis_url(url, std::move(args)), env, timeout);
-}
-
-// Starts `dlock --redis URL ARGS...` in the background.
-inline std::unique_ptr<Process> start_on(const std::string& url, std::vector<std::string> args,
-                                         const Env& env = {}) {
-    return std::make_unique<Process>(with_redis_url(url, std::move(args)), clean_env(env));
-}
-
-// As start_holder (e2e_helpers.hpp), through `url`: returns once the holder's command runs.
+// As start_holder (e2e_helpers.hpp), through `url`: returns once it holds NAME.
 inline std::unique_ptr<Process> start_cluster_holder(const RedisCluster& cluster,
                                                      const std::string& url, const TempDir& dir,
                                                      const std::string& name,
                                                      std::vector<std::string> run_options = {}) {
-    std::vector<std::string> args{"run"};
-    args.insert(args.end(), run_options.begin(), run_options.end());
-    args.insert(args.end(), {name, "-c",
-                             "echo $$ > \"$D/" + name + ".held\"; echo $DLOCK_FENCING_TOKEN > " +
-                                 "\"$D/token-" + name + "\"; " + kAwaitGo});
-    auto holder = start_on(url, args, {{"D", dir.path()}});
-    wait_for_line(dir / (name + ".held"), 20s);
-    wait_for_line(dir / ("token-" + name), 20s);
+    auto holder = start_holder_on(url, dir, name, std::move(run_options));
     REQUIRE(cluster.exists(key(name)));
     return holder;
 }

@@ -115,7 +115,7 @@ TEST_CASE("waiters whose connections are killed again and again all get the lock
     });
     std::vector<std::unique_ptr<Process>> runs;
     for (int i = 0; i < 20; ++i)
-        runs.push_back(std::make_unique<Process>(with_redis_url(url, args), clean_env(env)));
+        runs.push_back(start_on(url, args, env));
     int succeeded = 0;
     std::string failures;
     for (auto& r : runs) {

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
@@ -78,13 +79,6 @@ inline Env clean_env(const Env& extra = {}) {
     return env;
 }
 
-// `dlock --redis <server> ARGS...`
-inline std::vector<std::string> with_redis(const RedisServer& server,
-                                           std::vector<std::string> args) {
-    args.insert(args.begin(), {"--redis", server.url()});
-    return args;
-}
-
 // `dlock --redis URL ARGS...`
 inline std::vector<std::string> with_redis_url(const std::string& url,
                                                std::vector<std::string> args) {
@@ -92,16 +86,28 @@ inline std::vector<std::string> with_redis_url(const std::string& url,
     return args;
 }
 
-// Runs dlock against `server` to completion.
-inline ProcessResult run(const RedisServer& server, std::vector<std::string> args,
-                         const Env& env = {}, milliseconds timeout = 30s) {
-    return run_dlock(with_redis(server, std::move(args)), clean_env(env), timeout);
+// `dlock --redis <server> ARGS...`
+inline std::vector<std::string> with_redis(const RedisServer& server,
+                                           std::vector<std::string> args) {
+    return with_redis_url(server.url(), std::move(args));
 }
 
 // Runs dlock with exactly these arguments (no --redis added) to completion.
 inline ProcessResult run_raw(std::vector<std::string> args, const Env& env = {},
                              milliseconds timeout = 30s) {
     return run_dlock(std::move(args), clean_env(env), timeout);
+}
+
+// Runs `dlock --redis URL ARGS...` to completion.
+inline ProcessResult run_on(const std::string& url, std::vector<std::string> args,
+                            const Env& env = {}, milliseconds timeout = 30s) {
+    return run_raw(with_redis_url(url, std::move(args)), env, timeout);
+}
+
+// Runs dlock against `server` to completion.
+inline ProcessResult run(const RedisServer& server, std::vector<std::string> args,
+                         const Env& env = {}, milliseconds timeout = 30s) {
+    return run_on(server.url(), std::move(args), env, timeout);
 }
 
 // Redis's count of connections accepted so far (the INFO query's own connection included).
@@ -118,10 +124,16 @@ inline bool one_line(const std::string& err) {
     return err.starts_with("dlock: ") && err.find('\n') == err.size() - 1;
 }
 
+// Starts `dlock --redis URL ARGS...` in the background.
+inline std::unique_ptr<Process> start_on(const std::string& url, std::vector<std::string> args,
+                                         const Env& env = {}) {
+    return std::make_unique<Process>(with_redis_url(url, std::move(args)), clean_env(env));
+}
+
 // Starts dlock against `server` in the background.
 inline std::unique_ptr<Process> start(const RedisServer& server, std::vector<std::string> args,
                                       const Env& env = {}) {
-    return std::make_unique<Process>(with_redis(server, std::move(args)), clean_env(env));
+    return start_on(server.url(), std::move(args), env);
 }
 
 // ---- Redis state -------------------------------------------------------------------------
@@ -225,20 +237,28 @@ inline bool has_child_running(pid_t pid, const std::string& comm) {
 // The shell snippet a command uses to block until the test creates "$D/go".
 inline const std::string kAwaitGo = "while [ ! -e \"$D/go\" ]; do sleep 0.02; done";
 
-// Starts `dlock run [run_options] NAME -c '...'`, whose command writes its pid to $D/NAME.held
-// and its fencing token to $D/token-NAME, then runs until $D/go exists (let_go); returns once
-// it holds NAME.
-inline std::unique_ptr<Process> start_holder(const RedisServer& server, const TempDir& dir,
-                                             const std::string& name = "job",
-                                             std::vector<std::string> run_options = {}) {
+// Starts `dlock --redis URL run [run_options] NAME -c '...'`, whose command writes its pid to
+// $D/NAME.held and its fencing token to $D/token-NAME, then runs until $D/go exists (let_go);
+// returns once the command runs.
+inline std::unique_ptr<Process> start_holder_on(const std::string& url, const TempDir& dir,
+                                                const std::string& name,
+                                                std::vector<std::string> run_options = {}) {
     std::vector<std::string> args{"run"};
     args.insert(args.end(), run_options.begin(), run_options.end());
     args.insert(args.end(), {name, "-c",
                              "echo $$ > \"$D/" + name + ".held\"; echo $DLOCK_FENCING_TOKEN > " +
                                  "\"$D/token-" + name + "\"; " + kAwaitGo});
-    auto holder = start(server, args, {{"D", dir.path()}});
-    wait_for_line(dir / (name + ".held"));
-    wait_for_line(dir / ("token-" + name));
+    auto holder = start_on(url, args, {{"D", dir.path()}});
+    wait_for_line(dir / (name + ".held"), 20s);
+    wait_for_line(dir / ("token-" + name), 20s);
+    return holder;
+}
+
+// As start_holder_on, on `server`; returns once it holds NAME.
+inline std::unique_ptr<Process> start_holder(const RedisServer& server, const TempDir& dir,
+                                             const std::string& name = "job",
+                                             std::vector<std::string> run_options = {}) {
+    auto holder = start_holder_on(server.url(), dir, name, run_options);
     const bool shared =
         std::find(run_options.begin(), run_options.end(), "-s") != run_options.end() ||
         std::find(run_options.begin(), run_options.end(), "--shared") != run_options.end();
@@ -260,6 +280,40 @@ inline void let_go(const TempDir& dir, std::vector<Process*> holders) {
         INFO("holder stderr: " << r.err);
         CHECK(r.exit_code == 0);
     }
+}
+
+// One critical section in a log of sections that write "start PID TOKEN" and "end PID TOKEN"
+// ($$ and $DLOCK_FENCING_TOKEN) to it.
+struct LoggedSection {
+    std::string start_word, start_pid, end_word, end_pid;
+    long long start_token = 0, end_token = 0;
+};
+
+// Checks that the log at `path` holds `count` sections, each of another process, run one at a
+// time (every start followed by its own end) and each with a newer fencing token than the one
+// before; returns them.
+inline std::vector<LoggedSection> check_sections_in_turn(const std::string& path, size_t count) {
+    const auto log = lines(read_file(path));
+    INFO("log:\n" << read_file(path));
+    REQUIRE(log.size() == 2 * count);
+    std::vector<LoggedSection> sections;
+    std::set<std::string> pids;
+    long long last_token = 0;
+    for (size_t i = 0; i < log.size(); i += 2) {
+        std::istringstream start_line(log[i]), end_line(log[i + 1]);
+        LoggedSection s;
+        start_line >> s.start_word >> s.start_pid >> s.start_token;
+        end_line >> s.end_word >> s.end_pid >> s.end_token;
+        CHECK(s.start_word == "start");
+        CHECK(s.end_word == "end");
+        CHECK(s.start_pid == s.end_pid);
+        CHECK(s.start_token > last_token);
+        last_token = s.start_token;
+        pids.insert(s.start_pid);
+        sections.push_back(s);
+    }
+    CHECK(pids.size() == count);
+    return sections;
 }
 
 // `env` output as a map.

@@ -9,8 +9,6 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-extern char** environ;
-
 using namespace dlock::test;
 using namespace dlock::test::e2e;
 
@@ -56,27 +54,8 @@ struct Leftover {
 Leftover run_under_subreaper(const std::vector<std::string>& args, const Env& env) {
     std::vector<std::string> argv_strings{dlock_binary()};
     argv_strings.insert(argv_strings.end(), args.begin(), args.end());
-    std::map<std::string, std::string> merged;
-    for (char** e = environ; *e; ++e) {
-        const std::string kv = *e;
-        const auto eq = kv.find('=');
-        merged[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
-    }
-    for (const auto& [k, v] : clean_env(env))
-        if (v == "\x01unset")
-            merged.erase(k);
-        else
-            merged[k] = v;
-    std::vector<std::string> env_strings;
-    for (const auto& [k, v] : merged)
-        env_strings.push_back(k + "=" + v);
-    std::vector<char*> argv, envp;
-    for (auto& a : argv_strings)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (auto& e : env_strings)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
+    std::vector<std::string> env_strings = child_environment(clean_env(env));
+    std::vector<char*> argv = exec_vector(argv_strings), envp = exec_vector(env_strings);
 
     int report[2];
     REQUIRE(pipe2(report, O_CLOEXEC) == 0);

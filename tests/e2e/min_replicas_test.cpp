@@ -172,12 +172,7 @@ TEST_CASE("min-replicas: a lease acknowledged by the replica", "[e2e][replicas]"
 
 TEST_CASE("min-replicas: WAIT refused by the server is 69 naming the option", "[e2e][replicas]") {
     SECTION("renamed away") {
-        auto node = RedisNode::start({{"--rename-command", "WAIT", ""}, "", false, ""});
-        if (!node) {
-            if (redis_required())
-                FAIL("redis-server not found, and CI is set");
-            return;
-        }
+        REQUIRE_REDIS_NODE(node, {{"--rename-command", "WAIT", ""}, "", false, ""});
         auto r = run_at("redis://" + node->address(),
                         {"--min-replicas", "1", "run", "job", "--", "true"});
         INFO("stderr: " << r.err);
@@ -187,12 +182,7 @@ TEST_CASE("min-replicas: WAIT refused by the server is 69 naming the option", "[
         check_nothing_held(*node, "job");
     }
     SECTION("forbidden by ACL") {
-        auto node = RedisNode::start({});
-        if (!node) {
-            if (redis_required())
-                FAIL("redis-server not found, and CI is set");
-            return;
-        }
+        REQUIRE_REDIS_NODE(node, {});
         node->cmd({"ACL", "SETUSER", "default", "-wait"});
         auto r = run_at("redis://" + node->address(),
                         {"--min-replicas", "1", "run", "job", "--", "true"});

@@ -2,8 +2,6 @@
 
 #include "e2e/e2e_helpers.hpp"
 
-#include <set>
-
 using namespace dlock::test;
 using namespace dlock::test::e2e;
 
@@ -26,28 +24,8 @@ TEST_CASE("concurrent waiters run their critical sections one at a time", "[e2e]
     // Six sections of 0.2 s each, one after the other.
     CHECK(since(started) >= 1100ms);
 
-    const auto log = lines(read_file(dir / "log"));
-    INFO("log:\n" << read_file(dir / "log"));
-    REQUIRE(log.size() == 2 * kProcesses);
-    std::set<std::string> pids;
-    long long last_token = 0;
-    for (size_t i = 0; i < log.size(); i += 2) {
-        std::istringstream start_line(log[i]), end_line(log[i + 1]);
-        std::string start_word, start_pid, end_word, end_pid;
-        long long start_token = 0, end_token = 0;
-        start_line >> start_word >> start_pid >> start_token;
-        end_line >> end_word >> end_pid >> end_token;
-        // Every start is followed by its own end: no other section began in between.
-        CHECK(start_word == "start");
-        CHECK(end_word == "end");
-        CHECK(start_pid == end_pid);
-        CHECK(start_token == end_token);
-        // Each section holds a newer lease than the one before.
-        CHECK(start_token > last_token);
-        last_token = start_token;
-        pids.insert(start_pid);
-    }
-    CHECK(pids.size() == static_cast<size_t>(kProcesses));
+    for (const auto& s : check_sections_in_turn(dir / "log", kProcesses))
+        CHECK(s.start_token == s.end_token); // the lease it began with, to its end
     CHECK_FALSE(exists(*server, key("mx")));
 }
 

@@ -44,12 +44,7 @@ struct Members {
 
 #define REQUIRE_MEMBERS(var)                                                                       \
     Members var;                                                                                   \
-    if (!var.start()) {                                                                            \
-        if (::dlock::test::redis_required())                                                       \
-            FAIL("redis-server not found, and CI is set: Redis tests must run");                   \
-        WARN("redis-server not found: skipping this Redis test");                                  \
-        return;                                                                                    \
-    }
+    DLOCK_SKIP_UNLESS_STARTED(var.start(), "redis-server", "Redis")
 
 std::unique_ptr<Process> start_in(const Members& m, std::vector<std::string> args,
                                   const Env& env = {}, size_t n = 5) {

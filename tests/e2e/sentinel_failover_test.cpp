@@ -5,8 +5,6 @@
 #include "e2e/e2e_helpers.hpp"
 #include "support/sentinel_deployment.hpp"
 
-#include <set>
-
 using namespace dlock::test;
 using namespace dlock::test::e2e;
 
@@ -22,17 +20,13 @@ bool has_key(const RedisNode& node, const std::string& k) {
 
 std::unique_ptr<Process> start_on(const SentinelDeployment& d, std::vector<std::string> args,
                                   const TempDir& dir) {
-    return std::make_unique<Process>(with_redis_url(d.url(), std::move(args)),
-                                     clean_env({{"D", dir.path()}}));
+    return e2e::start_on(d.url(), std::move(args), {{"D", dir.path()}});
 }
 
-// Holds `name` until $D/go exists; its pid in $D/NAME.held.
-std::unique_ptr<Process> start_holder_on(SentinelDeployment& d, const TempDir& dir,
-                                         const std::string& name, const std::string& ttl) {
-    auto holder = start_on(
-        d, {"run", "--ttl", ttl, name, "-c", "echo $$ > \"$D/" + name + ".held\"; " + kAwaitGo},
-        dir);
-    wait_for_line(dir / (name + ".held"));
+// Holds `name` until $D/go exists (start_holder_on); its pid in $D/NAME.held.
+std::unique_ptr<Process> start_sentinel_holder(SentinelDeployment& d, const TempDir& dir,
+                                               const std::string& name, const std::string& ttl) {
+    auto holder = start_holder_on(d.url(), dir, name, {"--ttl", ttl});
     REQUIRE(has_key(d.master(), key(name)));
     return holder;
 }
@@ -44,7 +38,7 @@ TEST_CASE("a holder whose lease reached the replica survives SENTINEL FAILOVER",
     REQUIRE_SENTINEL(d);
     TempDir dir;
     RedisNode& old_master = d->data(0);
-    auto holder = start_holder_on(*d, dir, "job", "6s");
+    auto holder = start_sentinel_holder(*d, dir, "job", "6s");
     REQUIRE(eventually([&] { return has_key(d->data(1), key("job")); }));
 
     RedisNode& new_master = d->failover();
@@ -71,7 +65,7 @@ TEST_CASE("a holder whose lease the failover lost is stopped with 76",
           "[e2e][sentinel][failover]") {
     REQUIRE_SENTINEL(d);
     TempDir dir;
-    auto holder = start_holder_on(*d, dir, "job", "6s");
+    auto holder = start_sentinel_holder(*d, dir, "job", "6s");
     REQUIRE(eventually([&] { return has_key(d->data(1), key("job")); }));
 
     RedisNode& new_master = d->failover();
@@ -91,7 +85,7 @@ TEST_CASE("waiters get the lock after SENTINEL FAILOVER, one at a time",
           "[e2e][sentinel][failover]") {
     REQUIRE_SENTINEL(d);
     TempDir dir;
-    auto holder = start_holder_on(*d, dir, "mx", "6s");
+    auto holder = start_sentinel_holder(*d, dir, "mx", "6s");
     const std::string section = "echo \"start $$ $DLOCK_FENCING_TOKEN\" >> \"$D/log\"; sleep 0.3; "
                                 "echo \"end $$ $DLOCK_FENCING_TOKEN\" >> \"$D/log\"";
     std::vector<std::unique_ptr<Process>> waiters;
@@ -121,24 +115,6 @@ TEST_CASE("waiters get the lock after SENTINEL FAILOVER, one at a time",
     // Woken by their bound on the old master (1 s) at worst, then 3 sections of 0.3 s.
     CHECK(since(released) < 5s);
 
-    const auto log = lines(read_file(dir / "log"));
-    INFO("log:\n" << read_file(dir / "log"));
-    REQUIRE(log.size() == 6);
-    std::set<std::string> pids;
-    long long last_token = 0;
-    for (size_t i = 0; i < log.size(); i += 2) {
-        std::istringstream start_line(log[i]), end_line(log[i + 1]);
-        std::string start_word, start_pid, end_word, end_pid;
-        long long start_token = 0, end_token = 0;
-        start_line >> start_word >> start_pid >> start_token;
-        end_line >> end_word >> end_pid >> end_token;
-        CHECK(start_word == "start");
-        CHECK(end_word == "end");
-        CHECK(start_pid == end_pid);
-        CHECK(start_token > last_token);
-        last_token = start_token;
-        pids.insert(start_pid);
-    }
-    CHECK(pids.size() == 3);
+    check_sections_in_turn(dir / "log", 3);
     CHECK_FALSE(has_key(new_master, key("mx")));
 }

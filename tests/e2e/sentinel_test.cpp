@@ -19,7 +19,7 @@ Env passwords(const SentinelDeployment& d) {
 ProcessResult run_on(const SentinelDeployment& d, std::vector<std::string> args, Env env = {}) {
     for (const auto& [k, v] : passwords(d))
         env.emplace(k, v);
-    return run_raw(with_redis_url(d.url(), std::move(args)), env);
+    return e2e::run_on(d.url(), std::move(args), env);
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -174,7 +174,7 @@ TEST_CASE("Sentinel: --min-replicas auto (the default) waits for the replicas, 0
 TEST_CASE("no sentinel reachable: 69 within a short timeout each", "[e2e][sentinel]") {
     SilentListener a, b;
     const std::string url = "redis-sentinel://" + a.address() + "," + b.address() +
-                            ",127.0.0.1:" + std::to_string(unused_tcp_port()) + "#mymaster";
+                            ",127.0.0.1:" + std::to_string(free_tcp_port()) + "#mymaster";
     const auto start = Clock::now();
     auto r = run_raw({"--redis", url, "--connect-timeout", "5s", "run", "job", "--", "true"});
     const auto took = since(start);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "lock/backend.hpp"
+#include "redis/scripts/embedded_scripts.hpp"
 #include "redis/stores/lock_backend.hpp"
 #include "redis/transport/endpoint.hpp"
 #include "support/dlock_process.hpp"
@@ -9,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,6 +80,20 @@ inline lock::AcquireOutcome try_acquire(lock::Backend& backend, const lock::Acqu
     return ok(backend.acquire(keys, r));
 }
 
+// A waiter for hold_with_queue: its id and heartbeat.
+struct Queued {
+    std::string id;
+    Millis heartbeat = 3s;
+};
+
+// "owner-h" takes hold "hold-h" of `keys`, then `waiters` are refused and queue in that order.
+inline void hold_with_queue(lock::Backend& backend, std::initializer_list<Queued> waiters,
+                            const lock::Keys& keys = job_keys()) {
+    REQUIRE(try_acquire(backend, request("owner-h", "hold-h"), keys).acquired);
+    for (const auto& w : waiters)
+        REQUIRE_FALSE(try_acquire(backend, waiter(w.id, w.heartbeat), keys).acquired);
+}
+
 // The release of hold `hold` of `owner`, waking waiters with a 3 s heartbeat.
 inline lock::ReleaseRequest releasing(std::string_view owner, std::string_view hold,
                                       bool shared = false) {
@@ -98,6 +114,27 @@ inline redis::Reply command(const RedisServer& server, const std::vector<std::st
     if (!reply)
         FAIL("redis command failed: " << reply.error().message);
     return std::move(*reply);
+}
+
+// Runs `script` with plain EVAL, as `redis-cli --eval` would (fails the test on error).
+inline redis::Reply eval_script(const RedisServer& server, const redis::EmbeddedScript& script,
+                                const std::vector<std::string>& script_keys,
+                                const std::vector<std::string>& args) {
+    std::vector<std::string> argv{"EVAL", std::string(script.body),
+                                  std::to_string(script_keys.size())};
+    argv.insert(argv.end(), script_keys.begin(), script_keys.end());
+    argv.insert(argv.end(), args.begin(), args.end());
+    return command(server, argv);
+}
+
+// What is stored under `keys` (their DUMPs), to show that a call changed nothing.
+inline std::string snapshot(const RedisServer& server, std::initializer_list<std::string> keys) {
+    std::string out;
+    for (const auto& key : keys) {
+        auto dump = server.cmd({"DUMP", key});
+        out += key + "=" + (dump.is_nil() ? "nil" : std::string(dump.str())) + ";";
+    }
+    return out;
 }
 
 inline int64_t pttl(const RedisServer& server, const std::string& key) {

@@ -5,8 +5,11 @@
 #include "integration/lock_helpers.hpp"
 #include "redis/stores/semaphore_backend.hpp"
 
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace dlock::test {
 
@@ -27,6 +30,18 @@ inline lock::AcquireOutcome ask(redis::SemaphoreBackend& b, const std::string& i
                                 Millis heartbeat = std::chrono::seconds(3)) {
     return ok(b.acquire(kPoolKeys, request("owner-" + id, "permit-" + id, ttl,
                                            queue ? "w-" + id : "", heartbeat, id)));
+}
+
+// Every permit taken, by holders `holders`, then `waiters` queued behind them in that order, each
+// arriving a little after the one before.
+inline void fill_and_queue(redis::SemaphoreBackend& b, std::initializer_list<const char*> holders,
+                           const std::vector<std::string>& waiters) {
+    for (const auto* id : holders)
+        REQUIRE(ask(b, id).acquired);
+    for (const auto& id : waiters) {
+        REQUIRE_FALSE(ask(b, id, true).acquired);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2)); // distinct arrival times
+    }
 }
 
 } // namespace dlock::test

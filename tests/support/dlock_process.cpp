@@ -30,14 +30,7 @@ bool pid_alive(pid_t pid) {
     return kill(pid, 0) == 0;
 }
 
-Process::Process(std::vector<std::string> args, Env env, std::string program) {
-    char tmpl[] = "/tmp/dlock-proc-XXXXXX";
-    REQUIRE(mkdtemp(tmpl) != nullptr);
-    dir_ = tmpl;
-    if (program.empty())
-        program = dlock_binary();
-    args.insert(args.begin(), program);
-
+std::vector<std::string> child_environment(const Env& env) {
     std::map<std::string, std::string> merged;
     for (char** e = environ; *e; ++e) {
         std::string kv = *e;
@@ -50,17 +43,30 @@ Process::Process(std::vector<std::string> args, Env env, std::string program) {
         else
             merged[k] = v;
     }
-    std::vector<std::string> env_strings;
+    std::vector<std::string> out;
     for (auto& [k, v] : merged)
-        env_strings.push_back(k + "=" + v);
+        out.push_back(k + "=" + v);
+    return out;
+}
 
-    std::vector<char*> argv, envp;
-    for (auto& a : args)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (auto& e : env_strings)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
+std::vector<char*> exec_vector(std::vector<std::string>& strings) {
+    std::vector<char*> out;
+    for (auto& s : strings)
+        out.push_back(s.data());
+    out.push_back(nullptr);
+    return out;
+}
+
+Process::Process(std::vector<std::string> args, Env env, std::string program) {
+    char tmpl[] = "/tmp/dlock-proc-XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    dir_ = tmpl;
+    if (program.empty())
+        program = dlock_binary();
+    args.insert(args.begin(), program);
+
+    std::vector<std::string> env_strings = child_environment(env);
+    std::vector<char*> argv = exec_vector(args), envp = exec_vector(env_strings);
 
     const std::string out = dir_ + "/out", err = dir_ + "/err";
     started_ = std::chrono::steady_clock::now();

@@ -48,13 +48,21 @@ class Process {
     long max_rss_kb_ = 0;
 };
 
+// The environment of a child process ("NAME=value" strings): the test's own with `env` applied,
+// as Process applies it.
+std::vector<std::string> child_environment(const Env& env);
+
+// Pointers to `strings` followed by a null one, as execve takes them; valid while `strings` is.
+std::vector<char*> exec_vector(std::vector<std::string>& strings);
+
 // Runs dlock to completion.
 ProcessResult run_dlock(std::vector<std::string> args, Env env = {},
                         std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
-// Polls `predicate` every 10 ms until it holds or `timeout` passes; returns its last value.
+// Polls `predicate` every `interval` until it holds or `timeout` passes; returns its last value.
 template <typename F>
-bool eventually(F predicate, std::chrono::milliseconds timeout = std::chrono::seconds(10));
+bool eventually(F predicate, std::chrono::milliseconds timeout = std::chrono::seconds(10),
+                std::chrono::milliseconds interval = std::chrono::milliseconds(10));
 
 std::string read_file(const std::string& path);
 bool pid_alive(pid_t pid);
@@ -64,12 +72,13 @@ bool pid_alive(pid_t pid);
 #include <thread>
 
 template <typename F>
-bool dlock::test::eventually(F predicate, std::chrono::milliseconds timeout) {
+bool dlock::test::eventually(F predicate, std::chrono::milliseconds timeout,
+                             std::chrono::milliseconds interval) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < deadline) {
         if (predicate())
             return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(interval);
     }
     return predicate();
 }

@@ -9,28 +9,11 @@
 #include <thread>
 #include <unistd.h>
 
-extern char** environ;
-
 namespace dlock::test {
 
 PtySession::PtySession(std::vector<std::string> argv, const Env& env) {
-    std::vector<std::string> env_strings;
-    for (char** e = environ; *e; ++e) {
-        std::string kv = *e;
-        auto name = kv.substr(0, kv.find('='));
-        if (!env.count(name))
-            env_strings.push_back(kv);
-    }
-    for (const auto& [k, v] : env)
-        if (v != "\x01unset")
-            env_strings.push_back(k + "=" + v);
-    std::vector<char*> args, envp;
-    for (auto& a : argv)
-        args.push_back(a.data());
-    args.push_back(nullptr);
-    for (auto& e : env_strings)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
+    std::vector<std::string> env_strings = child_environment(env);
+    std::vector<char*> args = exec_vector(argv), envp = exec_vector(env_strings);
 
     winsize size{24, 120, 0, 0};
     pid_ = forkpty(&master_, nullptr, nullptr, &size);

@@ -2,7 +2,8 @@
 
 #include "redis/protocol/connection.hpp"
 #include "redis/topology/cluster_slot.hpp"
-#include "support/redis_server.hpp"
+#include "support/dlock_process.hpp"
+#include "support/redis_process.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,14 +11,12 @@
 #include <csignal>
 #include <fcntl.h>
 #include <filesystem>
-#include <netinet/in.h>
 #include <optional>
 #include <random>
 #include <set>
 #include <span>
 #include <sstream>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -27,6 +26,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
+
+// Each look at the cluster costs a connection per node: not more often than this.
+constexpr auto kPoll = 20ms;
 
 constexpr int kNodes = 2 * RedisCluster::kMasters;
 // The slots of master i: an even split, as redis-cli --cluster create makes it.
@@ -42,13 +44,7 @@ int free_port(std::set<int>& taken) {
         const int port = pick(rng);
         if (taken.contains(port))
             continue;
-        const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        addr.sin_port = htons(static_cast<uint16_t>(port));
-        const bool free = bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-        close(fd);
+        const bool free = tcp_port_free(port);
         if (free) {
             taken.insert(port);
             return port;
@@ -109,17 +105,6 @@ std::string slot_view(const std::vector<NodeLine>& nodes) {
     for (const auto& range : ranges)
         out += range.second + " ";
     return out;
-}
-
-template <typename F>
-bool poll_until(F done, std::chrono::milliseconds timeout) {
-    const auto deadline = Clock::now() + timeout;
-    while (!done()) {
-        if (Clock::now() >= deadline)
-            return false;
-        std::this_thread::sleep_for(20ms);
-    }
-    return true;
 }
 
 Result<redis::Reply> run_on(int port, std::span<const std::string_view> args) {
@@ -192,7 +177,7 @@ bool RedisCluster::launch(Node& node) {
               log.c_str(), "--daemonize", "no", static_cast<char*>(nullptr));
         _exit(127);
     }
-    const bool up = poll_until(
+    const bool up = eventually(
         [&] {
             int status;
             if (waitpid(node.pid, &status, WNOHANG) == node.pid) { // died: a port was taken
@@ -202,7 +187,7 @@ bool RedisCluster::launch(Node& node) {
             const std::string_view ping[] = {"PING"};
             return run_on(node.port, ping).has_value();
         },
-        10s);
+        10s, kPoll);
     if (up && node.pid > 0)
         return true;
     if (node.pid > 0) {
@@ -224,7 +209,7 @@ bool RedisCluster::create() {
     for (int i = 1; i < kNodes; ++i)
         cmd(ports_[0], {"CLUSTER", "MEET", "127.0.0.1", std::to_string(nodes_[i].port),
                         std::to_string(nodes_[i].bus_port)});
-    const bool met = poll_until(
+    const bool met = eventually(
         [&] {
             for (int port : ports_) {
                 const auto nodes = parse_nodes(nodes_lines(port));
@@ -236,17 +221,17 @@ bool RedisCluster::create() {
             }
             return true;
         },
-        15s);
+        15s, kPoll);
     if (!met)
         return false;
     for (int i = 0; i < kMasters; ++i) {
         const std::string master = id(ports_[i]);
-        if (!poll_until(
+        if (!eventually(
                 [&] {
                     return try_cmd(ports_[kMasters + i], {"CLUSTER", "REPLICATE", master})
                         .has_value();
                 },
-                10s))
+                10s, kPoll))
             return false;
     }
     return wait_stable();
@@ -348,7 +333,7 @@ void RedisCluster::kill(int port) {
 }
 
 bool RedisCluster::wait_stable(std::chrono::milliseconds timeout) const {
-    return poll_until(
+    return eventually(
         [&] {
             std::set<int> running;
             for (const auto& node : nodes_)
@@ -380,7 +365,7 @@ bool RedisCluster::wait_stable(std::chrono::milliseconds timeout) const {
             }
             return agreed.has_value();
         },
-        timeout);
+        timeout, kPoll);
 }
 
 std::vector<int> RedisCluster::masters() const {

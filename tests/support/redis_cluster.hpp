@@ -1,7 +1,7 @@
 #pragma once
 
 #include "redis/protocol/reply.hpp"
-#include "support/redis_server.hpp"
+#include "support/redis_process.hpp"
 #include "util/error.hpp"
 
 #include <chrono>
@@ -103,9 +103,4 @@ class RedisCluster {
 // with a message, except under CI, where it fails.
 #define REQUIRE_CLUSTER(var)                                                                       \
     ::dlock::test::RedisCluster* var = ::dlock::test::RedisCluster::shared();                      \
-    if (!var) {                                                                                    \
-        if (::dlock::test::redis_required())                                                       \
-            FAIL("redis-server not found, and CI is set: Redis tests must run");                   \
-        WARN("redis-server not found: skipping this Redis Cluster test");                          \
-        return;                                                                                    \
-    }
+    DLOCK_SKIP_UNLESS_STARTED(var, "redis-server", "Redis Cluster")

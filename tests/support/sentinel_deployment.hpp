@@ -82,12 +82,7 @@ struct ReplicatedPair {
 // message, except under CI, where it fails. Like REQUIRE_REDIS.
 #define DLOCK_REQUIRE_DEPLOYMENT_(var, expr)                                                       \
     auto var = (expr);                                                                             \
-    if (!var) {                                                                                    \
-        if (::dlock::test::redis_required())                                                       \
-            FAIL("redis-server not found, and CI is set: Redis tests must run");                   \
-        WARN("redis-server not found: skipping this Redis test");                                  \
-        return;                                                                                    \
-    }
+    DLOCK_SKIP_UNLESS_STARTED(var, "redis-server", "Redis")
 #define REQUIRE_SENTINEL(var)                                                                      \
     DLOCK_REQUIRE_DEPLOYMENT_(var, ::dlock::test::SentinelDeployment::start())
 #define REQUIRE_SHARED_SENTINEL(var)                                                               \

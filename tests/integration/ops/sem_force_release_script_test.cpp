@@ -35,12 +35,8 @@ std::set<std::string> woken(const RedisServer& server, const std::vector<std::st
 
 // Everything stored for the semaphore, to show that a call changed nothing.
 std::string snapshot(const RedisServer& server) {
-    std::string out;
-    for (const auto& key : {keys.sem, keys.permits, keys.squeue, keys.salive, keys.history}) {
-        auto dump = server.cmd({"DUMP", key});
-        out += key + "=" + (dump.is_nil() ? "nil" : std::string(dump.str())) + ";";
-    }
-    return out;
+    return dlock::test::snapshot(server,
+                                 {keys.sem, keys.permits, keys.squeue, keys.salive, keys.history});
 }
 
 } // namespace
@@ -104,13 +100,8 @@ TEST_CASE("force release of every permit wakes as many waiters as permits freed"
           "[sem_force_release.lua]") {
     REQUIRE_REDIS(server);
     auto b = open_semaphore(*server, 3);
-    for (const auto* id : {"a", "b", "c"})
-        REQUIRE(ask(*b, id).acquired);
     const std::vector<std::string> waiters{"w1", "w2", "w3", "w4", "w5"};
-    for (const auto& id : waiters) {
-        REQUIRE_FALSE(ask(*b, id, true).acquired);
-        std::this_thread::sleep_for(2ms); // distinct arrival times
-    }
+    fill_and_queue(*b, {"a", "b", "c"}, waiters);
 
     auto r = force(*server, "");
     REQUIRE(r.size() == 6);

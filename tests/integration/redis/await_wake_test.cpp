@@ -7,8 +7,7 @@ TEST_CASE("await_wake returns true promptly when a release wakes the waiter", "[
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa")).acquired);
+    hold_with_queue(*backend, {{"wa"}});
 
     const auto start = Clock::now();
     std::thread holder([&] {
@@ -42,8 +41,7 @@ TEST_CASE("a wake-up sent while the waiter was not blocking is not lost", "[awai
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa")).acquired);
+    hold_with_queue(*backend, {{"wa"}});
     REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0); // nobody is blocking yet
 
     auto waiter_backend = open_backend(*server); // e.g. after reconnecting
@@ -58,9 +56,7 @@ TEST_CASE("one wake-up is consumed by one await", "[await_wake]") {
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wb")).acquired);
+    hold_with_queue(*backend, {{"wa"}, {"wb"}});
     REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
     REQUIRE_FALSE(try_acquire(*backend, waiter("wb")).acquired); // nudges A a second time
 

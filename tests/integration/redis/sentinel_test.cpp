@@ -168,8 +168,8 @@ TEST_CASE("Sentinel: no sentinel answering is unavailable within a short timeout
     signal(SIGPIPE, SIG_IGN);
     SECTION("nothing listens: at once") {
         redis::LockBackend backend(
-            sentinels_at({"127.0.0.1:" + std::to_string(unused_tcp_port()),
-                          "127.0.0.1:" + std::to_string(unused_tcp_port()), "127.0.0.1:1"}));
+            sentinels_at({"127.0.0.1:" + std::to_string(free_tcp_port()),
+                          "127.0.0.1:" + std::to_string(free_tcp_port()), "127.0.0.1:1"}));
         const auto start = Clock::now();
         auto connected = backend.connect();
         const auto took = elapsed_since(start);

@@ -13,16 +13,6 @@ namespace {
 using Strings = std::vector<std::string>;
 const lock::LatchKeys lk = lock::LatchKeys::of("dlock", "job");
 
-redis::Reply eval_latch(const RedisServer& server, const redis::EmbeddedScript& script,
-                        const std::vector<std::string>& script_keys,
-                        const std::vector<std::string>& args) {
-    std::vector<std::string> argv{"EVAL", std::string(script.body),
-                                  std::to_string(script_keys.size())};
-    argv.insert(argv.end(), script_keys.begin(), script_keys.end());
-    argv.insert(argv.end(), args.begin(), args.end());
-    return command(server, argv);
-}
-
 std::vector<int64_t> ints(const redis::Reply& reply) {
     std::vector<int64_t> out;
     for (size_t i = 0; i < reply.size(); ++i)
@@ -33,23 +23,23 @@ std::vector<int64_t> ints(const redis::Reply& reply) {
 using Ints = std::vector<int64_t>;
 
 Ints create(const RedisServer& s, int64_t count, int64_t ttl_ms = 60'000) {
-    return ints(eval_latch(s, redis::scripts::latch_create, {lk.latch, lk.ids, lk.waiters},
-                           {std::to_string(count), std::to_string(ttl_ms)}));
+    return ints(eval_script(s, redis::scripts::latch_create, {lk.latch, lk.ids, lk.waiters},
+                            {std::to_string(count), std::to_string(ttl_ms)}));
 }
 
 Ints count_down(const RedisServer& s, const std::string& request, int64_t n = 1) {
-    return ints(eval_latch(s, redis::scripts::latch_count_down,
-                           {lk.latch, lk.ids, lk.waiters, lk.wake},
-                           {std::to_string(n), request, "6000"}));
+    return ints(eval_script(s, redis::scripts::latch_count_down,
+                            {lk.latch, lk.ids, lk.waiters, lk.wake},
+                            {std::to_string(n), request, "6000"}));
 }
 
 Ints wait_round(const RedisServer& s, const std::string& waiter, int64_t heartbeat_ms = 3000) {
-    return ints(eval_latch(s, redis::scripts::latch_wait, {lk.latch, lk.waiters, lk.wake},
-                           {waiter, std::to_string(heartbeat_ms)}));
+    return ints(eval_script(s, redis::scripts::latch_wait, {lk.latch, lk.waiters, lk.wake},
+                            {waiter, std::to_string(heartbeat_ms)}));
 }
 
 Ints status(const RedisServer& s) {
-    return ints(eval_latch(s, redis::scripts::latch_status, {lk.latch, lk.waiters}, {}));
+    return ints(eval_script(s, redis::scripts::latch_status, {lk.latch, lk.waiters}, {}));
 }
 
 } // namespace
@@ -167,7 +157,7 @@ TEST_CASE("latch_leave removes the registration and the wake list", "[latch]") {
     REQUIRE(wait_round(*server, "w1") == Ints{2, 1});
     server->cmd({"LPUSH", lk.wake + "w1", "1"});
     CHECK(
-        eval_latch(*server, redis::scripts::latch_leave, {lk.waiters, lk.wake}, {"w1"}).as_int() ==
+        eval_script(*server, redis::scripts::latch_leave, {lk.waiters, lk.wake}, {"w1"}).as_int() ==
         1);
     CHECK_FALSE(exists(*server, lk.waiters));
     CHECK_FALSE(exists(*server, lk.wake + "w1"));

@@ -11,9 +11,7 @@ TEST_CASE("leave_queue removes the waiter from queue and heartbeats", "[leave.lu
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wb")).acquired);
+    hold_with_queue(*backend, {{"wa"}, {"wb"}});
 
     ok(backend->leave_queue(keys, "wa", 3s));
     CHECK(zrange(*server, keys.queue) == Strings{"wb"});
@@ -26,9 +24,7 @@ TEST_CASE("a departing head passes the wake-up on when the lock is free", "[leav
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wb")).acquired);
+    hold_with_queue(*backend, {{"wa"}, {"wb"}});
     REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
     REQUIRE(llen(*server, keys.wake + "wa") == 1);
 
@@ -43,10 +39,7 @@ TEST_CASE("leaving skips lapsed waiters when passing the wake-up on", "[leave.lu
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa", 10s)).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wb", 200ms)).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wc", 10s)).acquired);
+    hold_with_queue(*backend, {{"wa", 10s}, {"wb", 200ms}, {"wc", 10s}});
     REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
     std::this_thread::sleep_for(400ms); // B lapses
 
@@ -60,8 +53,7 @@ TEST_CASE("leaving when not queued changes nothing", "[leave.lua]") {
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa")).acquired);
+    hold_with_queue(*backend, {{"wa"}});
     ok(backend->leave_queue(keys, "nobody", 3s));
     CHECK(zrange(*server, keys.queue) == Strings{"wa"});
     CHECK(hget(*server, keys.lock, "owner") == "owner-h");
@@ -72,8 +64,7 @@ TEST_CASE("the last waiter leaving a free lock leaves no keys behind", "[leave.l
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa")).acquired);
+    hold_with_queue(*backend, {{"wa"}});
     REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
     ok(backend->leave_queue(keys, "wa", 3s));
     for (const auto& key : {keys.lock, keys.queue, keys.alive, keys.wake + "wa"}) {

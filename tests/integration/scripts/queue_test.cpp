@@ -122,9 +122,7 @@ TEST_CASE("a waiter whose heartbeat lapsed is skipped when the lock is released"
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa", 200ms)).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wb", 10s)).acquired);
+    hold_with_queue(*backend, {{"wa", 200ms}, {"wb", 10s}});
     std::this_thread::sleep_for(400ms); // A is silent past its heartbeat
 
     REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
@@ -138,8 +136,7 @@ TEST_CASE("a waiter whose heartbeat lapsed no longer blocks a free lock", "[queu
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa", 200ms)).acquired);
+    hold_with_queue(*backend, {{"wa", 200ms}});
     REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
     // Keep the queue keys from expiring on their own, so only the script can drop A.
     server->cmd({"PERSIST", keys.queue});
@@ -156,9 +153,7 @@ TEST_CASE("a waiter whose heartbeat lapsed no longer blocks a free lock", "[queu
 TEST_CASE("a waiter refused by a free lock learns when the dead head may be dropped", "[queue]") {
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa", 300ms)).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wb", 10s)).acquired);
+    hold_with_queue(*backend, {{"wa", 300ms}, {"wb", 10s}});
     REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
     std::this_thread::sleep_for(100ms); // A has died: it no longer asks
 
@@ -174,9 +169,7 @@ TEST_CASE("a lapsed waiter is purged when someone else is refused", "[queue]") {
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa", 200ms)).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wb", 10s)).acquired);
+    hold_with_queue(*backend, {{"wa", 200ms}, {"wb", 10s}});
     std::this_thread::sleep_for(400ms);
 
     auto c = try_acquire(*backend, waiter("wc", 10s));
@@ -204,8 +197,7 @@ TEST_CASE("an abandoned queue disappears after its heartbeat", "[queue]") {
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa", 200ms)).acquired);
+    hold_with_queue(*backend, {{"wa", 200ms}});
     REQUIRE(eventually([&] { return !exists(*server, keys.queue); }, 3s));
     CHECK_FALSE(exists(*server, keys.alive));
 }

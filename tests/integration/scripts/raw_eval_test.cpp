@@ -10,31 +10,22 @@ namespace {
 
 const lock::Keys keys = job_keys();
 
-redis::Reply eval(const RedisServer& server, const redis::EmbeddedScript& script,
-                  const std::vector<std::string>& script_keys,
-                  const std::vector<std::string>& args) {
-    std::vector<std::string> argv{"EVAL", std::string(script.body),
-                                  std::to_string(script_keys.size())};
-    argv.insert(argv.end(), script_keys.begin(), script_keys.end());
-    argv.insert(argv.end(), args.begin(), args.end());
-    return command(server, argv);
-}
-
 redis::Reply acquire(const RedisServer& server, const std::string& owner, const std::string& hold,
                      const std::string& waiter = "") {
-    return eval(server, redis::scripts::acquire,
-                {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo,
-                 keys.xqueue},
-                {owner, hold, "30000", waiter, "3000", "web-1", "4242", "alice", "./job.sh", "x"});
+    return eval_script(
+        server, redis::scripts::acquire,
+        {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo,
+         keys.xqueue},
+        {owner, hold, "30000", waiter, "3000", "web-1", "4242", "alice", "./job.sh", "x"});
 }
 
 redis::Reply renew(const RedisServer& server, const std::string& owner, const std::string& ttl) {
-    return eval(server, redis::scripts::renew, {keys.lock, keys.readers, keys.rinfo},
-                {owner, ttl, "x", ""});
+    return eval_script(server, redis::scripts::renew, {keys.lock, keys.readers, keys.rinfo},
+                       {owner, ttl, "x", ""});
 }
 
 redis::Reply release(const RedisServer& server, const std::string& owner, const std::string& hold) {
-    return eval(
+    return eval_script(
         server, redis::scripts::release,
         {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.xqueue},
         {owner, hold, "3000", "x"});
@@ -121,9 +112,9 @@ TEST_CASE("raw leave returns 1 and removes the waiter", "[raw-eval]") {
     REQUIRE_REDIS(server);
     acquire(*server, "o1", "h1");
     acquire(*server, "o2", "h2", "w2");
-    auto r = eval(*server, redis::scripts::leave,
-                  {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.xqueue},
-                  {"w2", "3000"});
+    auto r = eval_script(*server, redis::scripts::leave,
+                         {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.xqueue},
+                         {"w2", "3000"});
     CHECK(r.integer() == 1);
     CHECK(server->cmd({"ZCARD", keys.queue}).integer() == 0);
 }

@@ -105,8 +105,7 @@ TEST_CASE("a non-owner's release does not wake the queue of a held lock", "[rele
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
-    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
-    REQUIRE_FALSE(try_acquire(*backend, waiter("wa")).acquired);
+    hold_with_queue(*backend, {{"wa"}});
     CHECK(release_hold(*backend, "owner-b", "hold-b") == std::nullopt);
     CHECK_FALSE(exists(*server, keys.wake + "wa"));
 }

@@ -30,12 +30,8 @@ int64_t wake_tokens(const RedisServer& server, const std::string& id) {
 
 // Everything stored for the semaphore, to show that a refused call changed nothing.
 std::string snapshot(const RedisServer& server) {
-    std::string out;
-    for (const auto& key : {keys.sem, keys.permits, keys.squeue, keys.salive, keys.fence}) {
-        auto dump = server.cmd({"DUMP", key});
-        out += key + "=" + (dump.is_nil() ? "nil" : std::string(dump.str())) + ";";
-    }
-    return out;
+    return dlock::test::snapshot(server,
+                                 {keys.sem, keys.permits, keys.squeue, keys.salive, keys.fence});
 }
 
 } // namespace
@@ -195,11 +191,7 @@ TEST_CASE("a waiter with another limit leaves the queue when refused", "[semapho
 TEST_CASE("semaphore waiters are served in arrival order", "[semaphore]") {
     REQUIRE_REDIS(server);
     auto b = open_semaphore(*server, 1);
-    REQUIRE(ask(*b, "holder").acquired);
-    for (const auto* id : {"w1", "w2", "w3"}) {
-        REQUIRE_FALSE(ask(*b, id, true).acquired);
-        std::this_thread::sleep_for(2ms);
-    }
+    fill_and_queue(*b, {"holder"}, {"w1", "w2", "w3"});
     CHECK(zrange(*server, keys.squeue) == std::vector<std::string>{"w-w1", "w-w2", "w-w3"});
 
     CHECK(give_back(*b, "holder") == 0);
@@ -222,13 +214,8 @@ TEST_CASE("semaphore waiters are served in arrival order", "[semaphore]") {
 TEST_CASE("a release wakes only as many waiters as permits it frees", "[semaphore]") {
     REQUIRE_REDIS(server);
     auto b = open_semaphore(*server, 3);
-    for (const auto* id : {"a", "b", "c"})
-        REQUIRE(ask(*b, id).acquired);
     const std::vector<std::string> waiters{"w1", "w2", "w3", "w4", "w5"};
-    for (const auto& id : waiters) {
-        REQUIRE_FALSE(ask(*b, id, true).acquired);
-        std::this_thread::sleep_for(2ms);
-    }
+    fill_and_queue(*b, {"a", "b", "c"}, waiters);
     auto woken = [&] {
         std::vector<std::string> out;
         for (const auto& id : waiters)
