@@ -1,7 +1,7 @@
 #include "redis/topology/router.hpp"
 
 #include "redis/topology/cluster_slot.hpp"
-#include "redis/topology/cluster_topology.hpp"
+#include "redis/topology/cluster_shards.hpp"
 #include "util/log.hpp"
 
 #include <algorithm>

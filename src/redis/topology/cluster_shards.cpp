@@ -1,4 +1,4 @@
-#include "redis/topology/cluster_topology.hpp"
+#include "redis/topology/cluster_shards.hpp"
 
 #include <charconv>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 #include "redis/protocol/reply_reader.hpp"
 #include "redis/protocol/server_reply.hpp"
-#include "redis/topology/cluster_topology.hpp"
+#include "redis/topology/cluster_shards.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>
