@@ -31,7 +31,7 @@ class SlotMap {
     // SHARDS/SLOTS parsers refuse more than a Cluster can have).
     using NodeIndex = int32_t;
     static constexpr NodeIndex kUnknown = -1;
-    std::unique_ptr<std::array<NodeIndex, kClusterSlots>> slots_; // boxed: 64 KiB
+    std::unique_ptr<std::array<NodeIndex, kClusterSlots>> slots_; // boxed: too large for the stack
 };
 
 } // namespace dlock::redis
