@@ -1,21 +1,15 @@
 #include "redis/scripts/script_session.hpp"
 
-#include "util/log.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 #include <map>
-#include <thread>
 
 namespace dlock::redis {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int kMaxRedirects = 5;
-constexpr Millis kFirstPause{10};
-constexpr Millis kMaxPause{200};
 // Sentinel: a master named longer ago than this is confirmed with the sentinels before it is
 // used (one round trip), since a demoted master takes writes for seconds: a release at the end
 // of a long run, a waiter's next try, go to the master of now.
@@ -65,17 +59,14 @@ Result<Connection*> ScriptSession::connection(std::optional<std::string_view> ke
 template <typename R, typename Attempt>
 R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
     router_->confirm_master(kMasterMaxAge);
-    const auto deadline = Clock::now() + deployment().command_timeout;
-    Millis pause = kFirstPause;
-    // Where the last reply sent us (MOVED or ASK), and which connection said so.
+    Attempts attempts{Clock::now() + deployment().command_timeout};
+    // Where the last reply sent us (MOVED or ASK).
     std::optional<Redirect> redirect;
-    Connection* redirected_by = nullptr;
-    for (int redirects = 0;;) {
+    for (;;) {
         // After a redirect, straight to the server it names: should that one be down (a
         // master just killed, still named until its replica takes over), say so, rather
         // than ask another node which would send us back to it.
-        auto conn = redirect ? router_->connection_to(*redirect, *redirected_by)
-                             : router_->connection_for(key);
+        auto conn = redirect ? router_->connection_to(*redirect) : router_->connection_for(key);
         if (!conn) {
             if (redirect)
                 conn.error().message +=
@@ -95,66 +86,19 @@ R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
                 router_->failed(*conn);
             return result;
         }
-        const std::string& message = error->message;
-        if (auto to = parse_redirect(message)) {
-            if (++redirects > kMaxRedirects)
-                return failed_with<R>(Error{
-                    exit_code::unavailable,
-                    fmt::format("too many Cluster redirects in a row (the last: {})", message),
-                    true});
-            if (!to->ask)
-                if (auto ok = router_->moved(*to, **conn); !ok)
-                    return failed_with<R>(std::move(ok.error()));
-            redirect = std::move(to);
-            redirected_by = *conn;
-            continue;
+        // What the deployment's kind makes of the error reply (see Topology::after_error).
+        Reroute next = router_->after_error(*error, **conn, attempts);
+        switch (next.action) {
+        case Reroute::Action::reply:
+            return result;
+        case Reroute::Action::fail:
+            return failed_with<R>(std::move(next.error));
+        case Reroute::Action::redirect:
+            redirect = std::move(next.redirect);
+            break;
+        case Reroute::Action::resend:
+            break;
         }
-        if (cluster_busy(message)) {
-            if (Clock::now() + pause >= deadline)
-                return failed_with<R>(
-                    Error{exit_code::unavailable,
-                          fmt::format("Redis Cluster at {}: {}",
-                                      (*conn)->options().endpoint.display(), message),
-                          true});
-            log::debug("{}: retrying in {}", message, format_duration(pause));
-            std::this_thread::sleep_for(pause);
-            pause = std::min(pause * 2, kMaxPause);
-            // While a slot migrates, ASK (source) and TRYAGAIN (target) alternate until it
-            // ends: bounded by the deadline, not by the count of redirects.
-            redirects = 0;
-            continue;
-        }
-        if (unblocked(message)) {
-            // A failover demoted the server under our BLPOP: send it again, reconnecting (the
-            // demoted node redirects to its successor; Sentinel names the new master).
-            router_->failed(*conn);
-            if (++redirects > kMaxRedirects)
-                return failed_with<R>(Error{exit_code::unavailable, message, true});
-            continue;
-        }
-        if (not_master(message)) {
-            const auto where = (*conn)->options().endpoint.display();
-            router_->failed(*conn);
-            // Sentinel: the master was demoted a moment ago. Nothing ran (a replica refuses
-            // every write): again, on the master the sentinels name now (a bounded number of
-            // times: each resolution waits for a master within the connect timeout).
-            if (deployment().kind == Deployment::Kind::sentinel && ++redirects <= kMaxRedirects) {
-                log::debug("{} is no longer the master ({}): asking the sentinels", where, message);
-                continue;
-            }
-            // A replica named by the URL will not become the master by retrying; one Sentinel
-            // or a Cluster named may have been demoted a moment ago.
-            const bool direct =
-                deployment().kind == Deployment::Kind::direct && !router_->cluster();
-            return failed_with<R>(Error{
-                exit_code::unavailable,
-                direct ? fmt::format("Redis at {} is a replica, not the master ({}): --redis "
-                                     "must name the master",
-                                     where, message)
-                       : fmt::format("Redis at {} is no longer the master ({})", where, message),
-                !direct});
-        }
-        return result;
     }
 }
 

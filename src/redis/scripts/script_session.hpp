@@ -16,16 +16,18 @@ namespace dlock::redis {
 
 // The one road from dlock to a Redis deployment: runs the embedded lua/ scripts and the few
 // plain commands (BLPOP, XREVRANGE, SCAN) on the server that holds their keys, through a Router
-// (one server, the master Sentinel names, or the right node of a Cluster). Connections open on
-// first use (or by connect()) and reopen after I/O errors. It follows a Cluster's redirects
-// (MOVED: the slot moved; ASK: ASKING, then the same command on the target) at most 5 times
-// in a row, and retries TRYAGAIN and CLUSTERDOWN after 10 ms doubling to 200 ms, within the
-// command timeout. Sentinel: a master named more than a second ago is confirmed with the
-// sentinels first (a demoted master takes writes for seconds); READONLY, MASTERDOWN or UNBLOCKED
-// from it (demoted: nothing ran) sends the command again to the master they name now. In a
-// Cluster, a BLPOP ended by a failover (UNBLOCKED) is sent again, on a new connection.
+// and the Topology of the deployment's kind (redis/topology/: one server, the master Sentinel
+// names, or the right node of a Cluster). Connections open on first use (or by connect()) and
+// reopen after I/O errors. An error reply goes to the topology, which says whether to answer
+// it, send the command again or elsewhere, or fail: a Cluster's redirects (MOVED: the slot
+// moved; ASK: ASKING, then the same command on the target) are followed at most 5 times in a
+// row, TRYAGAIN and CLUSTERDOWN retried after 10 ms doubling to 200 ms, within the command
+// timeout. Sentinel: a master named more than a second ago is confirmed with the sentinels
+// first (a demoted master takes writes for seconds); READONLY, MASTERDOWN or UNBLOCKED from it
+// (demoted: nothing ran) sends the command again to the master they name now. In a Cluster, a
+// BLPOP ended by a failover (UNBLOCKED) is sent again, on a new connection.
 // Errors are as from Connection, scripts' errors naming the script; a deployment never reached
-// is reported as not transient (see Router).
+// is reported as not transient (see NodePool).
 class ScriptSession {
   public:
     explicit ScriptSession(Deployment deployment);
@@ -56,7 +58,7 @@ class ScriptSession {
     // Pops one element of list `key`, waiting up to `timeout`: true when one was popped.
     Result<bool> blpop(std::string_view key, Millis timeout);
 
-    // Sentinel: checks with the sentinels that the master has not moved (see Router).
+    // Sentinel: checks with the sentinels that the master has not moved (see SentinelTopology).
     void confirm_master();
     // Every master of the deployment (for SCAN).
     Result<std::vector<Connection*>> masters();
@@ -71,7 +73,7 @@ class ScriptSession {
     template <typename R, typename Attempt>
     R routed(std::optional<std::string_view> key, Attempt attempt);
     // What WAIT follows the calls: none, or --min-replicas as it applies at the time to taking
-    // a lease or to extending one (see Router::replication).
+    // a lease or to extending one (see Topology::replication).
     enum class Acknowledge { none, taking, extending };
     ScriptReplies pipelined(const EmbeddedScript& script, std::span<const ScriptCall> calls,
                             Acknowledge acknowledge);

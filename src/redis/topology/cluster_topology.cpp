@@ -1,132 +1,132 @@
 #include "redis/topology/cluster_topology.hpp"
 
-#include <charconv>
+#include "util/log.hpp"
+
 #include <fmt/format.h>
-#include <optional>
-#include <set>
-#include <string_view>
-#include <utility>
 
 namespace dlock::redis {
 namespace {
 
-constexpr size_t kMaxHostLength = 255; // a DNS name; an address is shorter
-
-Error absurd(const Endpoint& from, std::string_view what) {
-    return Error{
-        exit_code::unavailable,
-        fmt::format("Redis at {} sent an invalid Cluster topology ({})", from.display(), what)};
-}
-
-// One element of a CLUSTER SHARDS map (a flat array of name, value), by name.
-std::optional<ReplyView> field(ReplyView map, std::string_view name) {
-    for (size_t i = 0; i + 1 < map.size(); i += 2)
-        if (map[i].str() == name)
-            return map[i + 1];
-    return std::nullopt;
-}
-
-// An integer reply, or a bulk string holding exactly one.
-std::optional<int64_t> integer_of(ReplyView value) {
-    if (value.is_integer())
-        return value.integer();
-    const auto text = value.str();
-    int64_t out = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-        return std::nullopt;
-    return out;
-}
-
-Result<SlotRange> slot_range(ReplyView first, ReplyView last, ReplyView host, ReplyView port,
-                             const Endpoint& from) {
-    const auto a = integer_of(first), b = integer_of(last), p = integer_of(port);
-    if (!a || !b || *a < 0 || *a > *b || *b >= kClusterSlots)
-        return tl::unexpected(
-            absurd(from, fmt::format("slot range {}-{}", a ? std::to_string(*a) : "?",
-                                     b ? std::to_string(*b) : "?")));
-    if (!p || *p <= 0 || *p > 65535)
-        return tl::unexpected(
-            absurd(from, fmt::format("port {}", p ? std::to_string(*p) : "not a number")));
-    if (host.str().size() > kMaxHostLength)
-        return tl::unexpected(
-            absurd(from, fmt::format("a host name of {} bytes", host.str().size())));
-    return SlotRange{static_cast<int>(*a), static_cast<int>(*b), std::string(host.str()),
-                     static_cast<int>(*p)};
-}
-
-// What no Cluster can be, checked over the whole reply: more masters or slots than it has
-// (overlapping ranges, repeated masters).
-Result<std::vector<SlotRange>> checked(std::vector<SlotRange> ranges, const Endpoint& from) {
-    std::set<std::pair<std::string_view, int>> masters;
-    int64_t slots = 0;
-    for (const auto& range : ranges) {
-        masters.emplace(range.host, range.port);
-        slots += range.last - range.first + 1;
-    }
-    if (masters.size() > static_cast<size_t>(kClusterSlots))
-        return tl::unexpected(absurd(from, fmt::format("{} masters; a Cluster has at most {}",
-                                                       masters.size(), kClusterSlots)));
-    if (slots > kClusterSlots)
-        return tl::unexpected(
-            absurd(from, fmt::format("{} slots; a Cluster has {}", slots, kClusterSlots)));
-    return ranges;
-}
-
-// A master of a CLUSTER SHARDS shard: its ranges, or none when it is no master or has no
-// address.
-Result<void> add_master(std::vector<SlotRange>& out, ReplyView node, ReplyView slots, bool tls,
-                        const Endpoint& from) {
-    const auto role = field(node, "role");
-    if (!role || role->str() != "master")
-        return {};
-    auto host = field(node, "endpoint");
-    if (!host || host->str().empty() || host->str() == "?")
-        host = field(node, "ip");
-    auto port = tls ? field(node, "tls-port") : field(node, "port");
-    if (!port)
-        port = field(node, "port");
-    if (!host || !port)
-        return {};
-    for (size_t r = 0; r + 1 < slots.size(); r += 2) {
-        TRY_ASSIGN(auto range, slot_range(slots[r], slots[r + 1], *host, *port, from));
-        out.push_back(std::move(range));
-        if (out.size() > static_cast<size_t>(kClusterSlots)) // each range has a slot at least
-            return tl::unexpected(
-                absurd(from, fmt::format("more than {} slot ranges", kClusterSlots)));
-    }
-    return {};
+// "ERR This instance has cluster support disabled": one server, no Cluster.
+bool cluster_disabled(const Error& error) {
+    return !error.transient && error.message.find("cluster support disabled") != std::string::npos;
 }
 
 } // namespace
 
-Result<std::vector<SlotRange>> parse_cluster_shards(ReplyView shards, bool tls,
-                                                    const Endpoint& from) {
-    std::vector<SlotRange> ranges;
-    for (size_t s = 0; s < shards.size(); ++s) {
-        const auto slots = field(shards[s], "slots");
-        const auto members = field(shards[s], "nodes");
-        if (!slots || !members)
-            continue;
-        for (size_t n = 0; n < members->size(); ++n)
-            TRY(add_master(ranges, (*members)[n], *slots, tls, from));
+ClusterTopology::ClusterTopology(const Deployment& deployment, NodePool nodes)
+    : Topology(deployment), nodes_(std::move(nodes)) {}
+
+Result<Connection*> ClusterTopology::connection_for(std::optional<std::string_view> key) {
+    if (key) {
+        if (const auto owner = slots_.owner(key_slot(*key))) {
+            auto conn = nodes_.open(*owner);
+            if (conn)
+                return conn;
+            // Its master may have failed over: the other nodes will redirect us.
+            slots_.forget(*owner);
+            if (*owner == nodes_.default_node())
+                nodes_.skip_default();
+        }
     }
-    return checked(std::move(ranges), from);
+    return nodes_.open_default();
 }
 
-Result<std::vector<SlotRange>> parse_cluster_slots(ReplyView slots, const Endpoint& from) {
-    std::vector<SlotRange> ranges;
-    for (size_t i = 0; i < slots.size(); ++i) {
-        const auto range = slots[i];
-        if (range.size() < 3 || range[2].size() < 2)
-            continue;
-        TRY_ASSIGN(auto parsed, slot_range(range[0], range[1], range[2][0], range[2][1], from));
-        ranges.push_back(std::move(parsed));
-        if (ranges.size() > static_cast<size_t>(kClusterSlots))
-            return tl::unexpected(
-                absurd(from, fmt::format("more than {} slot ranges", kClusterSlots)));
+Result<Connection*> ClusterTopology::connection_to(const Redirect& redirect) {
+    return nodes_.open(nodes_.node_at(redirect.host, redirect.port));
+}
+
+void ClusterTopology::moved(const Redirect& redirect, const Endpoint& replied) {
+    // (A database other than 0 never gets here: a Cluster node refuses SELECT, see
+    // Connection::open.)
+    const auto& host = redirect.host.empty() ? replied.host : redirect.host;
+    const size_t owner = nodes_.node_at(host, redirect.port);
+    slots_.assign(redirect.slot, redirect.slot, owner); // parse_redirect checked the slot
+}
+
+Reroute ClusterTopology::after_error(const Error& error, Connection& conn, Attempts& attempts) {
+    const std::string& message = error.message;
+    if (auto to = parse_redirect(message)) {
+        Reroute next = follow(std::move(*to), error, conn, attempts);
+        if (next.redirect && !next.redirect->ask)
+            moved(*next.redirect, conn.options().endpoint);
+        return next;
     }
-    return checked(std::move(ranges), from);
+    if (cluster_busy(message))
+        return back_off(error, conn, attempts);
+    if (unblocked(message))
+        return resend_unblocked(error, conn, attempts);
+    if (not_master(message)) {
+        // A master demoted a moment ago.
+        const auto where = conn.options().endpoint.display();
+        failed(&conn);
+        return fail_with(
+            Error{exit_code::unavailable,
+                  fmt::format("Redis at {} is no longer the master ({})", where, message), true});
+    }
+    return {};
+}
+
+void ClusterTopology::failed(Connection* conn) {
+    nodes_.release(conn);
+}
+
+Result<std::vector<Connection*>> ClusterTopology::learned(const std::vector<SlotRange>& ranges,
+                                                          const Endpoint& from) {
+    for (const auto& range : ranges) {
+        const size_t owner =
+            nodes_.node_at(range.host.empty() ? from.host : range.host, range.port);
+        // The parsers checked every slot is in 0..16383.
+        slots_.assign(static_cast<uint16_t>(range.first), static_cast<uint16_t>(range.last), owner);
+    }
+    std::vector<Connection*> out;
+    for (const size_t owner : slots_.owners()) {
+        TRY_ASSIGN(Connection * conn, nodes_.open(owner));
+        out.push_back(conn);
+    }
+    return out;
+}
+
+Result<std::vector<Connection*>> ClusterTopology::masters() {
+    TRY_ASSIGN(Connection * first, nodes_.open_default());
+    TRY_ASSIGN(auto ranges, cluster_masters(*first, deployment()));
+    if (!ranges) // once a Cluster, now one server: the same single round trip
+        return std::vector<Connection*>{first};
+    return learned(*ranges, first->options().endpoint);
+}
+
+std::optional<Endpoint> ClusterTopology::owner(uint16_t slot) const {
+    if (const auto node = slots_.owner(slot))
+        return nodes_.endpoint(*node);
+    return std::nullopt;
+}
+
+Result<std::optional<std::vector<SlotRange>>> cluster_masters(Connection& conn,
+                                                              const Deployment& deployment) {
+    using Ranges = std::optional<std::vector<SlotRange>>;
+    auto shards = conn.command({"CLUSTER", "SHARDS"});
+    if (!shards && cluster_disabled(shards.error()))
+        return Ranges{};
+    // Only an error reply (a server before Redis 7) is worth a CLUSTER SLOTS; a failed
+    // connection (a TLS server refusing us is not transient) keeps its own reason.
+    if (!shards && (shards.error().transient || conn.broken()))
+        return tl::unexpected(shards.error());
+    const Endpoint& from = conn.options().endpoint;
+    Result<std::vector<SlotRange>> ranges = tl::unexpected(Error{});
+    if (shards) {
+        ranges = parse_cluster_shards(*shards, deployment.nodes.front().tls, from);
+    } else {
+        auto slots = conn.command({"CLUSTER", "SLOTS"}); // before Redis 7
+        if (!slots && cluster_disabled(slots.error()))
+            return Ranges{};
+        TRY(slots);
+        ranges = parse_cluster_slots(*slots, from);
+    }
+    TRY(ranges);
+    if (ranges->empty())
+        return fail(exit_code::internal,
+                    fmt::format("{} named no Cluster masters", from.display()));
+    return Ranges{std::move(*ranges)};
 }
 
 } // namespace dlock::redis

@@ -1,33 +1,49 @@
 #pragma once
 
-#include "redis/protocol/reply.hpp"
-#include "redis/topology/cluster_slot.hpp"
-#include "redis/transport/endpoint.hpp"
-#include "util/error.hpp"
+#include "redis/topology/cluster_shards.hpp"
+#include "redis/topology/node_pool.hpp"
+#include "redis/topology/slot_map.hpp"
+#include "redis/topology/topology.hpp"
 
-#include <string>
+#include <optional>
 #include <vector>
 
 namespace dlock::redis {
 
-// Slots first..last (inclusive) are served by the master at host:port (an empty host: the
-// server that replied).
-struct SlotRange {
-    int first = 0;
-    int last = 0;
-    std::string host;
-    int port = 0;
+// A Redis Cluster: each command goes to the master of its key's slot, as far as the slot map
+// knows it (learned from MOVED replies and CLUSTER SHARDS/SLOTS), else to the default node,
+// which redirects it. MOVED and ASK are followed (ASKING first for ASK), TRYAGAIN and
+// CLUSTERDOWN waited out; READONLY means a master demoted a moment ago (transient).
+class ClusterTopology : public Topology {
+  public:
+    // Takes over the nodes (and connections) of the direct deployment it was recognised from.
+    ClusterTopology(const Deployment& deployment, NodePool nodes);
+
+    std::string_view kind() const override { return "cluster"; }
+    Result<Connection*> connection_for(std::optional<std::string_view> key) override;
+    Result<Connection*> connection_to(const Redirect& redirect) override;
+    Reroute after_error(const Error& error, Connection& conn, Attempts& attempts) override;
+    void failed(Connection* conn) override;
+    Result<std::vector<Connection*>> masters() override;
+
+    // A MOVED reply (its host filled in, or empty: the host of `replied`): its slot lives at
+    // the redirect's server from now on.
+    void moved(const Redirect& redirect, const Endpoint& replied);
+    // The slot ranges a CLUSTER SHARDS/SLOTS reply from `from` gave: each master connected to,
+    // in slot order.
+    Result<std::vector<Connection*>> learned(const std::vector<SlotRange>& ranges,
+                                             const Endpoint& from);
+    // The server known to serve `slot`, if any.
+    std::optional<Endpoint> owner(uint16_t slot) const;
+
+  private:
+    NodePool nodes_;
+    SlotMap slots_;
 };
 
-// The slot ranges of every master in a CLUSTER SHARDS reply (Redis 7+; the TLS port when `tls`)
-// or a CLUSTER SLOTS reply (before), from the server `from`. Checked, since a broken or hostile
-// server may send anything: every slot in 0..16383 and each range in order, ports in 1..65535,
-// no more masters than slots (kClusterSlots: each owns one at least), nor slots than a Cluster
-// has. An absurd topology is one
-// `unavailable` error naming the server; an entry without slots or an address is skipped, as
-// Redis lists masters that own no slot.
-Result<std::vector<SlotRange>> parse_cluster_shards(ReplyView shards, bool tls,
-                                                    const Endpoint& from);
-Result<std::vector<SlotRange>> parse_cluster_slots(ReplyView slots, const Endpoint& from);
+// Every slot's master as `conn` names them (CLUSTER SHARDS, or CLUSTER SLOTS before Redis 7);
+// nullopt when `conn` is no Cluster node ("cluster support disabled").
+Result<std::optional<std::vector<SlotRange>>> cluster_masters(Connection& conn,
+                                                              const Deployment& deployment);
 
 } // namespace dlock::redis

@@ -250,6 +250,7 @@ ConnectOptions Deployment::connect_to(const Endpoint& endpoint) const {
 }
 
 void Deployment::set_password(const std::string& password) {
+    // Whose password the URL names, not how to route: the kind's Topology does that.
     if (kind == Kind::sentinel)
         master.password = password;
     else
@@ -258,6 +259,7 @@ void Deployment::set_password(const std::string& password) {
 }
 
 std::string Deployment::display() const {
+    // What the URL names, not how to route: the kind's Topology does that.
     if (kind == Kind::sentinel)
         return fmt::format("master {} via {}", master_name, join_nodes(nodes));
     return join_nodes(nodes);

@@ -18,7 +18,7 @@ struct Replication {
     // and replicating when a lease is taken (one when it is extended), so that whichever a
     // failover promotes has every lease and token, and a master the failover left behind (short
     // of the promoted replica) cannot grant one; elsewhere 0. `min_replicas` is then set per
-    // call (Router::replication).
+    // call (Topology::replication).
     bool automatic = false;
 };
 
