@@ -124,8 +124,28 @@ class UrlParser {
             return invalid("one scheme per URL (several deployments are several --redis options)");
         Deployment d;
         d.kind = sentinel ? Deployment::Kind::sentinel : Deployment::Kind::direct;
+        TRY(take_master_name(rest, sentinel, d));
 
-        // The master's name: after '#', or in ?sentinelMasterId=NAME (Lettuce's two forms).
+        Endpoint common;
+        common.tls = tls;
+        auto slash = rest.find('/');
+        std::string_view authority = rest.substr(0, slash);
+        if (slash != std::string_view::npos)
+            TRY(parse_db(rest.substr(slash + 1), common));
+        TRY(take_credentials(authority, common));
+        TRY(parse_hosts(authority, sentinel, common, d));
+        if (sentinel) {
+            d.master = common;
+        } else if (d.nodes.size() > 1 && common.db != 0) {
+            return invalid("several hosts are the seeds of a Redis Cluster, which has only "
+                           "database 0");
+        }
+        return d;
+    }
+
+    // The master's name: after '#', or in ?sentinelMasterId=NAME (Lettuce's two forms); both
+    // are cut from `rest`.
+    Result<void> take_master_name(std::string_view& rest, bool sentinel, Deployment& d) const {
         std::string_view fragment, query;
         if (auto hash = rest.find('#'); hash != std::string_view::npos) {
             fragment = rest.substr(hash + 1);
@@ -137,62 +157,61 @@ class UrlParser {
         }
         if (!sentinel && (!fragment.empty() || !query.empty()))
             return invalid("'?' and '#' are for redis-sentinel:// URLs");
-        if (sentinel) {
-            constexpr std::string_view kMasterId = "sentinelMasterId=";
-            if (!query.empty() && !query.starts_with(kMasterId))
-                return invalid("the only query parameter supported is sentinelMasterId=NAME");
-            d.master_name = std::string(query.empty() ? fragment : query.substr(kMasterId.size()));
-            if (d.master_name.empty())
-                return invalid(
-                    "a sentinel URL names the master: redis-sentinel://host,host#mymaster");
-        }
+        if (!sentinel)
+            return {};
+        constexpr std::string_view kMasterId = "sentinelMasterId=";
+        if (!query.empty() && !query.starts_with(kMasterId))
+            return invalid("the only query parameter supported is sentinelMasterId=NAME");
+        d.master_name = std::string(query.empty() ? fragment : query.substr(kMasterId.size()));
+        if (d.master_name.empty())
+            return invalid("a sentinel URL names the master: redis-sentinel://host,host#mymaster");
+        return {};
+    }
 
-        Endpoint common;
-        common.tls = tls;
-        auto slash = rest.find('/');
-        std::string_view authority = rest.substr(0, slash);
-        if (slash != std::string_view::npos) {
-            std::string_view db_text = rest.substr(slash + 1);
-            if (!db_text.empty()) {
-                auto db = parse_int(db_text, 0, kMaxDb);
-                if (!db)
-                    return invalid("the database after '/' must be a non-negative number");
-                common.db = *db;
-            }
-        }
-        if (auto at = authority.rfind('@'); at != std::string_view::npos) {
-            std::string_view userinfo = authority.substr(0, at);
-            authority = authority.substr(at + 1);
-            auto colon = userinfo.find(':');
-            auto user = percent_decode(userinfo.substr(0, colon));
-            auto pass = colon == std::string_view::npos
-                            ? std::optional<std::string>("")
-                            : percent_decode(userinfo.substr(colon + 1));
-            if (!user || !pass)
-                return invalid("bad percent-encoding in the credentials");
-            common.user = *user;
-            common.password = *pass;
-        }
+    Result<void> parse_db(std::string_view db_text, Endpoint& ep) const {
+        if (db_text.empty())
+            return {};
+        auto db = parse_int(db_text, 0, kMaxDb);
+        if (!db)
+            return invalid("the database after '/' must be a non-negative number");
+        ep.db = *db;
+        return {};
+    }
 
+    // user:password@ before the hosts, cut from `authority`.
+    Result<void> take_credentials(std::string_view& authority, Endpoint& ep) const {
+        auto at = authority.rfind('@');
+        if (at == std::string_view::npos)
+            return {};
+        std::string_view userinfo = authority.substr(0, at);
+        authority = authority.substr(at + 1);
+        auto colon = userinfo.find(':');
+        auto user = percent_decode(userinfo.substr(0, colon));
+        auto pass = colon == std::string_view::npos ? std::optional<std::string>("")
+                                                    : percent_decode(userinfo.substr(colon + 1));
+        if (!user || !pass)
+            return invalid("bad percent-encoding in the credentials");
+        ep.user = *user;
+        ep.password = *pass;
+        return {};
+    }
+
+    // host[:port],host[:port]...: the sentinels, or one server or a Cluster's seeds, which
+    // share the credentials and database.
+    Result<void> parse_hosts(std::string_view authority, bool sentinel, const Endpoint& common,
+                             Deployment& d) const {
         const int default_port = sentinel ? kSentinelPort : 6379;
         for (size_t start = 0;;) {
             const size_t comma = authority.find(',', start);
             Endpoint ep = sentinel ? Endpoint{} : common;
-            ep.tls = tls;
+            ep.tls = common.tls;
             ep.port = default_port;
             TRY(parse_host_port(authority.substr(start, comma - start), ep));
             d.nodes.push_back(std::move(ep));
             if (comma == std::string_view::npos)
-                break;
+                return {};
             start = comma + 1;
         }
-        if (sentinel) {
-            d.master = common;
-        } else if (d.nodes.size() > 1 && common.db != 0) {
-            return invalid("several hosts are the seeds of a Redis Cluster, which has only "
-                           "database 0");
-        }
-        return d;
     }
 
     Result<void> parse_host_port(std::string_view text, Endpoint& ep) const {
