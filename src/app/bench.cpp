@@ -4,6 +4,7 @@
 #include "redis/protocol/command_stats.hpp"
 #include "redis/stores/lock_backend.hpp"
 #include "util/bench_stats.hpp"
+#include "util/exit_codes.hpp"
 #include "util/output.hpp"
 #include "util/random.hpp"
 
@@ -74,8 +75,8 @@ Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o) 
         auto req = request();
         TRY_ASSIGN(const auto got, backend.acquire(keys, req));
         if (!got.acquired)
-            return fail(exit_code::busy, fmt::format("{} is busy; is another bench running?",
-                                                     o.name + "-uncontended"));
+            return fail(Fault::not_obtained, fmt::format("{} is busy; is another bench running?",
+                                                         o.name + "-uncontended"));
         return backend
             .release(keys, lock::ReleaseRequest{req.owner, req.hold_id, lock::kWaiterHeartbeat})
             .map([](auto) {});
@@ -152,7 +153,7 @@ void HandoverRun::worker() {
         if (!got)
             failure = got.error();
         else if (!std::holds_alternative<lock::Acquired>(*got))
-            failure = Error{exit_code::busy, "a bench waiter timed out"};
+            failure = Error{Fault::not_obtained, "a bench waiter timed out"};
         std::chrono::nanoseconds sample{};
         if (!failure) {
             sample = acquired_at - Clock::time_point(Clock::duration(last_release_.load()));
@@ -181,7 +182,7 @@ Result<void> HandoverRun::wait_queued(redis::Connection& stats) {
             return {};
         std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
-    return fail(exit_code::internal, "bench waiters did not queue within 10s");
+    return fail(Fault::internal, "bench waiters did not queue within 10s");
 }
 
 Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& gate,
@@ -189,7 +190,7 @@ Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& ga
     auto req = request();
     TRY_ASSIGN(const auto got, gate.acquire(keys_, req));
     if (!got.acquired)
-        return fail(exit_code::busy, fmt::format("{} is busy", keys_.lock));
+        return fail(Fault::not_obtained, fmt::format("{} is busy", keys_.lock));
     {
         std::lock_guard lock(mutex_);
         ++round_;
@@ -204,7 +205,7 @@ Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& ga
         std::unique_lock lock(mutex_);
         if (!changed_.wait_for(lock, std::chrono::seconds(60),
                                [&] { return finished_ == waiters_; }))
-            return fail(exit_code::internal, "bench round did not finish within 60s");
+            return fail(Fault::internal, "bench round did not finish within 60s");
         if (error_)
             return tl::unexpected(*error_);
     }

@@ -6,6 +6,7 @@
 #include "lock/self_info.hpp"
 #include "redis/stores/force_release.hpp"
 #include "redis/stores/status_reader.hpp"
+#include "util/exit_codes.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
 #include "util/text.hpp"

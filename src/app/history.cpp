@@ -4,6 +4,7 @@
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
 #include "redis/stores/history.hpp"
+#include "util/exit_codes.hpp"
 #include "util/json.hpp"
 #include "util/output.hpp"
 #include "util/table.hpp"

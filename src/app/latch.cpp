@@ -2,6 +2,7 @@
 
 #include "lock/keys.hpp"
 #include "redis/stores/latch_store.hpp"
+#include "util/exit_codes.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
 #include "util/random.hpp"
@@ -19,7 +20,7 @@ using Clock = std::chrono::steady_clock;
 constexpr Millis kWakeTtl{2 * kLatchWaiterHeartbeat.count()};
 
 tl::unexpected<Error> no_such(std::string_view name) {
-    return fail(exit_code::no_such_latch, fmt::format("no such latch {}", name));
+    return fail(Fault::no_such_latch, fmt::format("no such latch {}", name));
 }
 
 } // namespace
@@ -83,7 +84,7 @@ Result<int> latch_wait(const Target& target, const LatchWaitOptions& options) {
         using State = redis::LatchStore::Round::State;
         const int64_t count = round->count;
         if (round->state == State::missing && last_count)
-            return fail(exit_code::no_such_latch,
+            return fail(Fault::no_such_latch,
                         fmt::format("latch {} expired while waiting, at count {} (its TTL ran out "
                                     "or it was deleted)",
                                     options.name, *last_count));

@@ -3,6 +3,7 @@
 #include "app/target.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
+#include "util/exit_codes.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -46,7 +47,7 @@ inline constexpr Millis kLatchWaiterHeartbeat{3000};
 inline constexpr Millis kLatchWaitRound{1000};
 
 // Each returns dlock's exit status: 0, or for latch_wait the timeout exit status after its
-// warning; a failure (exit_code::no_such_latch included) as an Error, not yet reported.
+// warning; a failure (Fault::no_such_latch included) as an Error, not yet reported.
 Result<int> latch_create(const Target& target, const LatchCreateOptions& options);
 Result<int> latch_count_down(const Target& target, const LatchCountDownOptions& options);
 Result<int> latch_wait(const Target& target, const LatchWaitOptions& options);

@@ -41,7 +41,7 @@ on_every_member(const Target& target, const std::function<Result<T>(redis::Scrip
                                 answers[i].error().message);
     }
     if (answered < lock::quorum(n))
-        return fail(exit_code::unavailable,
+        return fail(Fault::unavailable,
                     fmt::format("no majority of the {} Redis members answered ({} needed): {}", n,
                                 lock::quorum(n), failures),
                     transient);

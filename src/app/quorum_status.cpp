@@ -4,6 +4,7 @@
 #include "app/status_view.hpp"
 #include "lock/describe.hpp"
 #include "redis/stores/status_reader.hpp"
+#include "util/exit_codes.hpp"
 #include "util/json.hpp"
 #include "util/output.hpp"
 #include "util/text.hpp"

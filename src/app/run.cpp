@@ -9,6 +9,7 @@
 #include "process/fd_budget.hpp"
 #include "process/supervisor.hpp"
 #include "redis/stores/backends.hpp"
+#include "util/exit_codes.hpp"
 #include "util/log.hpp"
 #include "util/signal_latch.hpp"
 #include "util/signals.hpp"
@@ -80,7 +81,8 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
     auto supervisor = process::Supervisor::create();
     auto child = supervisor.and_then([&](process::Supervisor& s) { return s.spawn(options.argv); });
     if (!child) {
-        release_after_run(backend, leases, options, self, child.error().exit_code, nullptr);
+        release_after_run(backend, leases, options, self, exit_code::of(child.error().fault),
+                          nullptr);
         return tl::unexpected(child.error());
     }
 

@@ -4,6 +4,7 @@
 #include "lock/lease_clock.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
+#include "util/exit_codes.hpp"
 
 #include <csignal>
 #include <cstdint>

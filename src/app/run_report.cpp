@@ -73,7 +73,7 @@ void report_lost_while_running(const std::string& name, bool paused) {
 }
 
 Error release_failed(const std::string& name, const Error& error) {
-    return Error{exit_code::internal,
+    return Error{Fault::internal,
                  fmt::format("could not release the lease on {}: {}; whether the command ran "
                              "alone under it is unknown",
                              name, error.message)};

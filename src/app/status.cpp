@@ -3,6 +3,7 @@
 #include "app/quorum_status.hpp"
 #include "app/status_view.hpp"
 #include "redis/stores/status_reader.hpp"
+#include "util/exit_codes.hpp"
 #include "util/output.hpp"
 
 #include <fmt/format.h>

@@ -2,6 +2,7 @@
 
 #include "cli/dynamic_needs.hpp"
 #include "process/dynamic_handover.hpp"
+#include "util/exit_codes.hpp"
 #include "util/static_glibc.hpp"
 
 #include <string_view>

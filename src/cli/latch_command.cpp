@@ -5,6 +5,7 @@
 #include "cli/numbers.hpp"
 #include "lock/keys.hpp"
 #include "util/duration.hpp"
+#include "util/exit_codes.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>

@@ -1,6 +1,7 @@
 #include "cli/main.hpp"
 
 #include "cli/command_line.hpp"
+#include "util/exit_codes.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
 #include "util/text.hpp"
@@ -45,7 +46,7 @@ int exit_status(const Result<int>& outcome) {
     if (outcome)
         return *outcome;
     log::final_error(outcome.error().message);
-    return outcome.error().exit_code;
+    return exit_code::of(outcome.error().fault);
 }
 
 int main(int argc, char** argv) {

@@ -57,7 +57,7 @@ AcquireAllResult acquire_all(Backend& backend, std::vector<LeaseRequest> request
             Error error = result.error();
             // Refusals that are usage errors: an exclusive request by a shared holder, or
             // another limit than a semaphore's holders use.
-            if (error.exit_code == exit_code::usage)
+            if (error.fault == Fault::bad_input)
                 error.message = fmt::format("cannot take {}: {}", next.id.name, error.message);
             return tl::unexpected(error);
         }

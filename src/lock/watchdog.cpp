@@ -116,7 +116,7 @@ void Watchdog::renew(std::unique_ptr<Backend>& backend, const std::vector<Entry*
     if (results.size() != round.size()) {
         results.clear();
         for (size_t i = 0; i < round.size(); ++i)
-            results.emplace_back(fail(exit_code::internal, "the store answered a renewal badly"));
+            results.emplace_back(fail(Fault::internal, "the store answered a renewal badly"));
     }
     std::optional<Error> failure;
     bool lost = false;

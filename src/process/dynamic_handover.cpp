@@ -69,7 +69,7 @@ Error hand_over_to_dynamic_build(char* const* argv, const std::string& why) {
             break; // it is there but cannot run: say so rather than look further
     }
     return Error{
-        exit_code::unavailable,
+        Fault::unavailable,
         fmt::format("{}, which only dlock-dynamic can load; it could not be run: {}", why, tried)};
 }
 

@@ -171,7 +171,7 @@ Result<Guardian> Guardian::start() {
     }
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
-        return fail(exit_code::internal,
+        return fail(Fault::internal,
                     fmt::format("cannot start the guardian process: pipe: {}", strerror(errno)));
     State& state = *guardian.state_;
     state.read_fd = fds[0];
@@ -185,7 +185,7 @@ Result<Guardian> Guardian::start() {
         close(fds[1]);
         state.write_fd = -1;
         return fail(
-            exit_code::internal,
+            Fault::internal,
             fmt::format("cannot start the guardian process: pthread_sigmask: {}", strerror(err)));
     }
     // No exit signal: waits for "any child" (the supervisor reaping orphans) leave it alone,
@@ -207,7 +207,7 @@ Result<Guardian> Guardian::start() {
     if (pid < 0) {
         close(fds[1]);
         state.write_fd = -1;
-        return fail(exit_code::internal,
+        return fail(Fault::internal,
                     fmt::format("cannot start the guardian process: {}", strerror(clone_errno)));
     }
     state.pid = pid;

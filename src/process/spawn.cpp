@@ -70,7 +70,7 @@ Result<pid_t> spawn(const SpawnOptions& options) {
     const pid_t parent = getpid();
     const pid_t pid = vfork();
     if (pid < 0)
-        return fail(exit_code::internal, fmt::format("cannot fork: {}", strerror(errno)));
+        return fail(Fault::internal, fmt::format("cannot fork: {}", strerror(errno)));
     if (pid == 0)
         exec_child(options, argv.data(), &failure, parent);
 
@@ -83,11 +83,11 @@ Result<pid_t> spawn(const SpawnOptions& options) {
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (const char* step = failure.step)
-        return fail(exit_code::internal,
+        return fail(Fault::internal,
                     fmt::format("cannot start the command: {}: {}", step, strerror(err)));
-    const int code =
-        (err == ENOENT || err == ENOTDIR) ? exit_code::not_found : exit_code::not_executable;
-    return fail(code, fmt::format("cannot run {}: {}", options.argv[0], strerror(err)));
+    const Fault fault = (err == ENOENT || err == ENOTDIR) ? Fault::command_not_found
+                                                          : Fault::command_not_executable;
+    return fail(fault, fmt::format("cannot run {}: {}", options.argv[0], strerror(err)));
 }
 
 } // namespace dlock::process

@@ -69,12 +69,12 @@ Result<Supervisor> Supervisor::create() {
     Supervisor s;
     sigset_t set = handled_signals();
     if (int err = pthread_sigmask(SIG_BLOCK, &set, &s.original_mask_); err != 0)
-        return fail(exit_code::internal,
+        return fail(Fault::internal,
                     fmt::format("cannot set up signal handling: {}", strerror(err)));
     s.signal_fd_ = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
     s.event_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (s.signal_fd_ < 0 || s.event_fd_ < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
-        return fail(exit_code::internal,
+        return fail(Fault::internal,
                     fmt::format("cannot set up signal handling: {}", strerror(errno)));
     return s;
 }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "util/exit_codes.hpp"
+#include "util/fault.hpp"
 
 #include <string>
 #include <tl/expected.hpp>
@@ -10,7 +10,7 @@ namespace dlock {
 
 // A failure that ends up as one line on stderr and an exit status.
 struct Error {
-    int exit_code = exit_code::internal;
+    Fault fault = Fault::internal;
     std::string message;
     // True when retrying the same operation may succeed (I/O error, timeout, lost connection).
     bool transient = false;
@@ -26,12 +26,12 @@ struct Error {
 template <typename T>
 using Result = tl::expected<T, Error>;
 
-inline tl::unexpected<Error> fail(int exit_code, std::string message, bool transient = false) {
-    return tl::unexpected<Error>(Error{exit_code, std::move(message), transient});
+inline tl::unexpected<Error> fail(Fault fault, std::string message, bool transient = false) {
+    return tl::unexpected<Error>(Error{fault, std::move(message), transient});
 }
 
 inline tl::unexpected<Error> usage_error(std::string message) {
-    return fail(exit_code::usage, std::move(message));
+    return fail(Fault::bad_input, std::move(message));
 }
 
 } // namespace dlock

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "util/fault.hpp"
+
 // Every exit status dlock can return, in one place (documented in README, man page and --help).
 namespace dlock::exit_code {
 
@@ -16,5 +18,29 @@ inline constexpr int lease_lost = 76;  // lease lost while running; the command 
 inline constexpr int not_executable = 126;
 inline constexpr int not_found = 127;
 inline constexpr int signal_base = 128; // 128+N: the command died of signal N
+
+// The exit status of a failure, chosen here alone: cli/main.cpp for the Error that ends dlock,
+// app/run.cpp for the history of a command that could not be started.
+constexpr int of(Fault fault) {
+    switch (fault) {
+    case Fault::bad_input:
+        return usage;
+    case Fault::no_such_latch:
+        return no_such_latch;
+    case Fault::unavailable:
+        return unavailable;
+    case Fault::internal:
+        return internal;
+    case Fault::not_obtained:
+        return busy;
+    case Fault::lease_lost:
+        return lease_lost;
+    case Fault::command_not_executable:
+        return not_executable;
+    case Fault::command_not_found:
+        return not_found;
+    }
+    return internal;
+}
 
 } // namespace dlock::exit_code

@@ -1,5 +1,6 @@
 #include "util/signals.hpp"
 
+#include "util/exit_codes.hpp"
 #include "util/text.hpp"
 
 #include <algorithm>

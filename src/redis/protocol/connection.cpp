@@ -35,16 +35,16 @@ std::string upper(std::string_view text) {
 // The one line for an error reply about who we are (auth) or what we may do (ACL).
 Error access_error(std::string_view msg, const Endpoint& ep, std::string_view command_name) {
     if (is_missing_password(msg))
-        return Error{exit_code::unavailable,
+        return Error{Fault::unavailable,
                      fmt::format("Redis at {} requires a password (NOAUTH): set "
                                  "DLOCK_REDIS_PASSWORD or --password-file",
                                  ep.display())};
     if (msg.starts_with("NOPERM"))
-        return Error{exit_code::unavailable,
+        return Error{Fault::unavailable,
                      fmt::format("user {} lacks permission for {} on Redis at {} ({})",
                                  ep.user.empty() ? "default" : ep.user, upper(command_name),
                                  ep.display(), msg)};
-    return Error{exit_code::unavailable,
+    return Error{Fault::unavailable,
                  fmt::format("authentication to Redis at {} failed: {}", ep.display(), msg)};
 }
 
@@ -94,7 +94,7 @@ std::string Connection::reason(const Error& cause) const {
 Error Connection::io_error(std::string_view what, const Error& cause) const {
     if (!cause.transient)
         return cause; // complete already: a TLS server refused us (transport.hpp)
-    return Error{exit_code::unavailable,
+    return Error{Fault::unavailable,
                  fmt::format("{} failed on Redis at {}: {}", what, options_.endpoint.display(),
                              reason(cause)),
                  true};
@@ -106,7 +106,7 @@ Deadline Connection::deadline(Millis extra) const {
 
 Result<void> Connection::send(std::string_view bytes, Deadline until) {
     if (broken_)
-        return fail(exit_code::unavailable, "connection lost", true);
+        return fail(Fault::unavailable, "connection lost", true);
     auto written = transport_->write_all(bytes, until);
     if (!written)
         broken_ = true;
@@ -118,11 +118,11 @@ Result<void> Connection::send(std::string_view bytes, Deadline until) {
 Error Connection::reader_failure() {
     broken_ = true;
     if (reader_.failure() == ReplyReader::Failure::too_large)
-        return Error{exit_code::unavailable,
+        return Error{Fault::unavailable,
                      fmt::format("Redis at {} sent a reply larger than {} (protocol error)",
                                  options_.endpoint.display(), kMaxReplyText)};
-    return Error{exit_code::unavailable,
-                 fmt::format("protocol error: {}", reader_.protocol_error()), true};
+    return Error{Fault::unavailable, fmt::format("protocol error: {}", reader_.protocol_error()),
+                 true};
 }
 
 Result<Reply> Connection::receive(Deadline until) {
@@ -134,7 +134,7 @@ Result<Reply> Connection::receive(Deadline until) {
         // A server that never stops sending never lets read_some wait for the deadline.
         if (Clock::now() >= until) {
             broken_ = true;
-            return fail(exit_code::unavailable, "timed out", true);
+            return fail(Fault::unavailable, "timed out", true);
         }
         char buffer[16 * 1024];
         auto n = transport_->read_some(buffer, until);
@@ -190,7 +190,7 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
     auto unreachable = [&](const Error& e) {
         if (!e.transient)
             return tl::unexpected(e); // a TLS server refused us after the handshake
-        return fail(exit_code::unavailable,
+        return fail(Fault::unavailable,
                     fmt::format("cannot reach Redis at {}: {}", ep.display(), conn.reason(e)),
                     true);
     };
@@ -213,18 +213,18 @@ Result<Connection> Connection::open(const ConnectOptions& options) {
         else if (reply->is_error() && !is_role &&
                  reply->str().find("not allowed in cluster mode") != std::string_view::npos)
             // A Cluster node has database 0 only: the URL is wrong, retrying will not help.
-            failure = Error{exit_code::usage,
+            failure = Error{Fault::bad_input,
                             fmt::format("Redis at {} is a Redis Cluster node, which has only "
                                         "database 0: remove the database ({}) from the URL",
                                         ep.display(), ep.db)};
         else if (reply->is_error() && !is_role)
-            failure = Error{exit_code::unavailable,
+            failure = Error{Fault::unavailable,
                             fmt::format("cannot select database {} on Redis at {}: {}", ep.db,
                                         ep.display(), reply->str())};
         else if (is_role &&
                  (!reply->is_array() || reply->size() == 0 || (*reply)[0].str() != "master"))
             // Transient: a failover is under way, or the sentinels' answer was out of date.
-            failure = Error{exit_code::unavailable,
+            failure = Error{Fault::unavailable,
                             fmt::format("Redis at {} is not a master (ROLE {})", ep.display(),
                                         reply->is_array() && reply->size() > 0 ? (*reply)[0].str()
                                                                                : reply->str()),
@@ -245,7 +245,7 @@ Result<Reply> Connection::checked(Result<Reply> reply, std::string_view command_
             broken_ = true;
         return tl::unexpected(access_error(msg, options_.endpoint, command_name));
     }
-    return fail(exit_code::internal, std::string(msg));
+    return fail(Fault::internal, std::string(msg));
 }
 
 Result<Reply> Connection::timed_command(std::span<const std::string_view> args, Deadline until) {

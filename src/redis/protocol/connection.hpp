@@ -27,7 +27,7 @@ inline constexpr Millis kServerTimerSlack{200};
 class Connection {
   public:
     // Connects, then authenticates and selects the database in one round trip when needed.
-    // Failures are exit_code::unavailable and name the endpoint, never the password.
+    // Failures are Fault::unavailable and name the endpoint, never the password.
     static Result<Connection> open(const ConnectOptions& options);
 
     // Runs one command. I/O errors and timeouts become transient `unavailable` errors (the

@@ -69,7 +69,7 @@ Result<void> RedlockBackend::connect() {
             log::info("Redlock: {} of {} members reached: {}", reached, n, failures(connected));
         return {};
     }
-    return fail(exit_code::unavailable,
+    return fail(Fault::unavailable,
                 fmt::format("no majority of the {} Redis members can be reached ({} needed): {}", n,
                             lock::quorum(n), failures(connected)),
                 any_transient(connected));
@@ -98,7 +98,7 @@ void RedlockBackend::drop_absurd_fences(const lock::Keys& keys,
         // A failed member for this acquire: it neither votes nor gets the token committed (its
         // counter, restarted from its clock, would not keep it). It is given back there if the
         // lease is not held; if it is, the lease there is ours and goes with the release.
-        votes[i] = fail(exit_code::unavailable, why, false);
+        votes[i] = fail(Fault::unavailable, why, false);
         return true;
     });
 }
@@ -150,7 +150,7 @@ Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
     const auto errors =
         static_cast<size_t>(std::count_if(votes.begin(), votes.end(), [](auto& v) { return !v; }));
     if (errors > n - q)
-        return fail(exit_code::unavailable,
+        return fail(Fault::unavailable,
                     fmt::format("no majority of the {} Redis members answered ({} needed): {}", n,
                                 q, failures(votes)),
                     any_transient(votes));
@@ -171,7 +171,7 @@ Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
     }
     if (!refusal)
         // Granted by enough members, but too slowly (or not committed in time): try again.
-        return fail(exit_code::unavailable,
+        return fail(Fault::unavailable,
                     fmt::format("the lease on {} could not be held on a majority of the {} Redis "
                                 "members within its validity (--ttl {}){}",
                                 keys.lock, n, format_duration(r.ttl),
@@ -188,8 +188,8 @@ std::vector<Result<bool>> RedlockBackend::renew(std::span<const lock::RenewReque
     std::vector<std::vector<Result<bool>>> votes(n);
     fan_out(n, [&](size_t i) {
         votes[i] = members_[i]->renew(requests);
-        votes[i].resize(requests.size(), tl::unexpected(Error{exit_code::internal,
-                                                              "no answer for this lease", true}));
+        votes[i].resize(requests.size(),
+                        tl::unexpected(Error{Fault::internal, "no answer for this lease", true}));
     });
     auto count = [&](size_t k, bool renewed) {
         return static_cast<size_t>(std::count_if(
@@ -232,7 +232,7 @@ std::vector<Result<bool>> RedlockBackend::renew(std::span<const lock::RenewReque
         std::vector<Result<bool>> of_this;
         for (size_t i = 0; i < n; ++i)
             of_this.push_back(votes[i][k]);
-        out.emplace_back(fail(exit_code::unavailable,
+        out.emplace_back(fail(Fault::unavailable,
                               fmt::format("renewed on {} of {} Redis members ({} needed{}){}", yes,
                                           n, q, in_time ? "" : ", and too late",
                                           yes + no < n ? ": " + failures(of_this) : ""),
@@ -260,7 +260,7 @@ Result<std::optional<int64_t>> RedlockBackend::release(const lock::Keys& keys,
         return std::optional<int64_t>(holds_left);
     if (not_ours >= q) // expired or broken on a majority: the lease was no longer ours
         return std::optional<int64_t>();
-    return fail(exit_code::unavailable,
+    return fail(Fault::unavailable,
                 fmt::format("released on {} of {} Redis members, not ours on {} ({} needed): {}",
                             ours, n, not_ours, q, failures(answers)),
                 true);
@@ -286,7 +286,7 @@ Result<void> RedlockBackend::append(const lock::Keys& keys, const lock::HistoryF
     fan_out(n, [&](size_t i) { written[i] = members_[i]->append(keys, fields); });
     if (std::any_of(written.begin(), written.end(), [](const auto& w) { return w.has_value(); }))
         return {};
-    return fail(exit_code::unavailable,
+    return fail(Fault::unavailable,
                 fmt::format("no Redis member recorded the event: {}", failures(written)), true);
 }
 

@@ -8,8 +8,7 @@
 namespace dlock::redis {
 
 Error bad_reply(const EmbeddedScript& script) {
-    return Error{exit_code::internal,
-                 fmt::format("unexpected reply from script {}.lua", script.name)};
+    return Error{Fault::internal, fmt::format("unexpected reply from script {}.lua", script.name)};
 }
 
 lock::HolderInfo holder_at(ReplyView list, size_t from) {

@@ -14,7 +14,7 @@ namespace dlock::redis {
 // What every decoder of a script reply shares. Decoding stays in src/redis: callers get typed
 // results, never a reply to pick apart by position.
 
-// A reply of the wrong shape: "unexpected reply from script NAME.lua" (exit_code::internal).
+// A reply of the wrong shape: "unexpected reply from script NAME.lua" (Fault::internal).
 Error bad_reply(const EmbeddedScript& script);
 
 // A holder as the scripts reply with it, from list[from] on: host, pid, user, command, since

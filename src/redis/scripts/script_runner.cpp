@@ -63,7 +63,7 @@ ScriptReplies send(Connection& conn, std::vector<std::vector<std::string>> comma
         if (!last)
             out.acks = tl::unexpected(last.error());
         else if (!last->is_integer() || last->integer() < 0)
-            out.acks = fail(exit_code::unavailable,
+            out.acks = fail(Fault::unavailable,
                             fmt::format("Redis at {} answered WAIT with an unexpected reply",
                                         conn.options().endpoint.display()));
         else
@@ -76,14 +76,14 @@ ScriptReplies send(Connection& conn, std::vector<std::vector<std::string>> comma
 
 Error classify_server_error(Error error) {
     if (!error.transient && server_busy(error.message)) {
-        error.exit_code = exit_code::unavailable;
+        error.fault = Fault::unavailable;
         error.transient = true;
     }
     return error;
 }
 
 Error script_error(Error error, const EmbeddedScript& script) {
-    if (error.exit_code == exit_code::internal || error.transient)
+    if (error.fault == Fault::internal || error.transient)
         error.message = fmt::format("script {}.lua failed: {}", script.name, error.message);
     return error;
 }

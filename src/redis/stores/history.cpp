@@ -44,7 +44,7 @@ Result<std::vector<HistoryEntry>> read_history(ScriptSession& session, const std
     for (size_t i = 0; i < reply->size(); ++i) {
         const auto item = (*reply)[i];
         if (item.size() != 2)
-            return fail(exit_code::internal, "unexpected reply from XREVRANGE");
+            return fail(Fault::internal, "unexpected reply from XREVRANGE");
         HistoryEntry entry;
         entry.id = std::string(item[0].str());
         std::from_chars(entry.id.data(), entry.id.data() + entry.id.size(), entry.time_ms);

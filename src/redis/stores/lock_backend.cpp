@@ -28,7 +28,7 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
     const auto& v = *replies.front();
     lock::AcquireOutcome out;
     if (v.size() == 1 && v[0].as_int() == -1)
-        return fail(exit_code::usage, "it is held shared by this owner, and a shared hold "
+        return fail(Fault::bad_input, "it is held shared by this owner, and a shared hold "
                                       "cannot be upgraded to exclusive");
     if ((v.size() == 4 || v.size() == 5) && v[0].as_int() == 1) {
         note_history_error(v, 4, keys.history);

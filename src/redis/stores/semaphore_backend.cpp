@@ -27,7 +27,7 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
     const auto& v = *replies.front();
     if (v.size() == 3 && v[0].as_int() == -1)
         return fail(
-            exit_code::usage,
+            Fault::bad_input,
             fmt::format("the semaphore has {} permits ({} held), not {}; use -p {} (the limit "
                         "changes only while nobody holds a permit)",
                         v[1].as_int(), v[2].as_int(), limit_, v[1].as_int()));
@@ -94,7 +94,7 @@ Result<Reply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_vi
 Result<std::optional<int64_t>> SemaphoreBackend::release(const lock::Keys& keys,
                                                          const lock::ReleaseRequest& r) {
     if (r.min_hold > Millis(0))
-        return fail(exit_code::internal, "--min-hold is not supported by this store");
+        return fail(Fault::internal, "--min-hold is not supported by this store");
     auto reply = give_back(keys, r.owner, r.hold_id, "", r.heartbeat);
     TRY(reply);
     if ((*reply)[0].as_int() != 1)

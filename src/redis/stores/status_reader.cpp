@@ -76,7 +76,7 @@ Result<std::vector<std::string>> scan_names(ScriptSession& session, const std::s
             auto reply = conn->command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
             TRY(reply);
             if (!reply->is_array() || reply->size() != 2)
-                return fail(exit_code::internal, "unexpected reply from SCAN");
+                return fail(Fault::internal, "unexpected reply from SCAN");
             cursor = std::string((*reply)[0].str());
             const auto keys = (*reply)[1];
             for (size_t i = 0; i < keys.size(); ++i)

@@ -14,7 +14,7 @@ constexpr size_t kMaxHostLength = 255; // a DNS name; an address is shorter
 
 Error absurd(const Endpoint& from, std::string_view what) {
     return Error{
-        exit_code::unavailable,
+        Fault::unavailable,
         fmt::format("Redis at {} sent an invalid Cluster topology ({})", from.display(), what)};
 }
 

@@ -61,7 +61,7 @@ Reroute ClusterTopology::after_error(const Error& error, Connection& conn, Attem
         const auto where = conn.options().endpoint.display();
         failed(&conn);
         return fail_with(
-            Error{exit_code::unavailable,
+            Error{Fault::unavailable,
                   fmt::format("Redis at {} is no longer the master ({})", where, message), true});
     }
     return {};
@@ -124,8 +124,7 @@ Result<std::optional<std::vector<SlotRange>>> cluster_masters(Connection& conn,
     }
     TRY(ranges);
     if (ranges->empty())
-        return fail(exit_code::internal,
-                    fmt::format("{} named no Cluster masters", from.display()));
+        return fail(Fault::internal, fmt::format("{} named no Cluster masters", from.display()));
     return Ranges{std::move(*ranges)};
 }
 

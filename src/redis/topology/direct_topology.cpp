@@ -44,7 +44,7 @@ Reroute DirectTopology::after_error(const Error& error, Connection& conn, Attemp
         // A replica named by the URL will not become the master by retrying.
         const auto where = conn.options().endpoint.display();
         failed(&conn);
-        return fail_with(Error{exit_code::unavailable,
+        return fail_with(Error{Fault::unavailable,
                                fmt::format("Redis at {} is a replica, not the master ({}): "
                                            "--redis must name the master",
                                            where, message),

@@ -14,7 +14,7 @@ Result<void> check_acknowledged(const std::optional<Result<int64_t>>& acks,
             why.remove_suffix(1);
         // A replica answers WAIT with an error: the master moved (Sentinel asks again).
         const bool replica = why.find("replica") != std::string::npos;
-        return fail(exit_code::unavailable,
+        return fail(Fault::unavailable,
                     fmt::format("WAIT, which --min-replicas needs, failed: {}", why),
                     replica || acks->error().transient);
     }
@@ -22,7 +22,7 @@ Result<void> check_acknowledged(const std::optional<Result<int64_t>>& acks,
         return {};
     // Transient: replicas catch up, and after a failover the new master gets its replicas back
     // within seconds; the caller gives the hold back and tries again within its wait.
-    return fail(exit_code::unavailable,
+    return fail(Fault::unavailable,
                 fmt::format("only {} of {} replicas acknowledged {} within {} ({}; a replica "
                             "still in its first sync acknowledges nothing)",
                             **acks, replication.min_replicas, what,

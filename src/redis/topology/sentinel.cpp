@@ -83,7 +83,7 @@ Result<Endpoint> SentinelClient::ask(const Endpoint& sentinel) {
         return tl::unexpected(from_sentinel(std::move(reply.error()), sentinel));
     }
     if (reply->is_nil())
-        return fail(exit_code::unavailable,
+        return fail(Fault::unavailable,
                     fmt::format("sentinel {} knows no master named {}", sentinel.display(),
                                 deployment_.master_name),
                     true);
@@ -91,7 +91,7 @@ Result<Endpoint> SentinelClient::ask(const Endpoint& sentinel) {
     const auto port_text = reply->size() == 2 ? (*reply)[1].str() : std::string_view();
     auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
     if (reply->size() != 2 || ec != std::errc() || port <= 0 || port > 65535)
-        return fail(exit_code::unavailable,
+        return fail(Fault::unavailable,
                     fmt::format("unexpected reply from sentinel {} to GET-MASTER-ADDR-BY-NAME",
                                 sentinel.display()),
                     true);
@@ -120,7 +120,7 @@ Result<Endpoint> SentinelClient::master() {
         reasons += fmt::format("{}{}", reasons.empty() ? "" : "; ", found.error().message);
     }
     return fail(
-        exit_code::unavailable,
+        Fault::unavailable,
         fmt::format("no sentinel named the master {}: {}", deployment_.master_name, reasons), true);
 }
 

@@ -68,7 +68,7 @@ Reroute SentinelTopology::after_error(const Error& error, Connection& conn, Atte
     if (auto to = parse_redirect(message)) {
         Reroute next = follow(std::move(*to), error, conn, attempts);
         if (next.redirect && !next.redirect->ask)
-            return fail_with(Error{exit_code::internal,
+            return fail_with(Error{Fault::internal,
                                    "a sentinel-managed master redirected a command (MOVED): "
                                    "use a redis:// URL for a Redis Cluster",
                                    false});
@@ -89,7 +89,7 @@ Reroute SentinelTopology::after_error(const Error& error, Connection& conn, Atte
             return Reroute{Reroute::Action::resend, std::nullopt, Error{}};
         }
         return fail_with(
-            Error{exit_code::unavailable,
+            Error{Fault::unavailable,
                   fmt::format("Redis at {} is no longer the master ({})", where, message), true});
     }
     return {};

@@ -30,7 +30,7 @@ Reroute Topology::follow(Redirect to, const Error& error, const Connection& conn
                          Attempts& attempts) {
     if (++attempts.redirects > kMaxRedirects)
         return fail_with(
-            Error{exit_code::unavailable,
+            Error{Fault::unavailable,
                   fmt::format("too many Cluster redirects in a row (the last: {})", error.message),
                   true});
     if (to.host.empty())
@@ -43,7 +43,7 @@ Reroute Topology::follow(Redirect to, const Error& error, const Connection& conn
 
 Reroute Topology::back_off(const Error& error, const Connection& conn, Attempts& attempts) {
     if (std::chrono::steady_clock::now() + attempts.pause >= attempts.deadline)
-        return fail_with(Error{exit_code::unavailable,
+        return fail_with(Error{Fault::unavailable,
                                fmt::format("Redis Cluster at {}: {}",
                                            conn.options().endpoint.display(), error.message),
                                true});
@@ -60,7 +60,7 @@ Reroute Topology::resend_unblocked(const Error& error, Connection& conn, Attempt
     // Reconnecting: the demoted node redirects to its successor; Sentinel names the new master.
     failed(&conn);
     if (++attempts.redirects > kMaxRedirects)
-        return fail_with(Error{exit_code::unavailable, error.message, true});
+        return fail_with(Error{Fault::unavailable, error.message, true});
     return Reroute{Reroute::Action::resend, std::nullopt, Error{}};
 }
 

@@ -16,13 +16,13 @@ Result<OpenSslApi> load() {
     // A static glibc cannot load shared objects safely: the static build hands every TLS URL
     // over to dlock-dynamic before it starts (process/dynamic_handover.hpp).
     if (is_static_build())
-        return fail(exit_code::unavailable, "TLS needs OpenSSL, which only dlock-dynamic can load");
+        return fail(Fault::unavailable, "TLS needs OpenSSL, which only dlock-dynamic can load");
     // RTLD_LOCAL: OpenSSL's symbols stay out of the global namespace. dlsym on the handle also
     // finds libcrypto's functions, since libssl depends on it.
     void* handle = ::dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
         const char* why = ::dlerror();
-        return fail(exit_code::unavailable,
+        return fail(Fault::unavailable,
                     fmt::format("TLS needs OpenSSL 3, which could not be loaded: {} (Debian: "
                                 "install the libssl3 package)",
                                 why ? why : kLibrary));
@@ -38,7 +38,7 @@ Result<OpenSslApi> load() {
     if (!missing.empty()) {
         ::dlclose(handle);
         return fail(
-            exit_code::unavailable,
+            Fault::unavailable,
             fmt::format("TLS needs OpenSSL 3, but the {} found lacks {}", kLibrary, missing));
     }
     return api; // the handle stays open for the life of the process

@@ -38,7 +38,7 @@ class SocketGuard {
 };
 
 tl::unexpected<Error> connect_error(std::string reason) {
-    return fail(exit_code::unavailable, std::move(reason), true);
+    return fail(Fault::unavailable, std::move(reason), true);
 }
 
 // Connects the non-blocking socket `fd` to `addr`, waiting until `deadline`.
@@ -94,7 +94,7 @@ Result<int> connect_unix(const std::string& path, Clock::time_point deadline, Mi
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     if (path.size() >= sizeof addr.sun_path)
-        return fail(exit_code::usage, fmt::format("the unix socket path {} is too long (at most "
+        return fail(Fault::bad_input, fmt::format("the unix socket path {} is too long (at most "
                                                   "{} bytes)",
                                                   path, sizeof addr.sun_path - 1));
     std::memcpy(addr.sun_path, path.data(), path.size());
@@ -113,7 +113,7 @@ Result<int> connect_tcp(const std::string& host, int port, Clock::time_point dea
     } else if (is_static_build() && !unsafe_host_source().empty()) {
         // Only a name learned while running gets here (a Cluster or the sentinels announcing
         // host names): one in --redis makes the static build hand over before it starts.
-        return fail(exit_code::unavailable,
+        return fail(Fault::unavailable,
                     fmt::format("the static dlock cannot look up host names here: the hosts line "
                                 "of /etc/nsswitch.conf uses '{}' (give IP addresses, or run "
                                 "dlock-dynamic)",

@@ -52,7 +52,7 @@ std::string take_reason(const OpenSslApi& api) {
 }
 
 Error load_error(const OpenSslApi& api, const File& file) {
-    return Error{exit_code::usage, fmt::format("cannot load {} {}: {} ({})", file.what, file.path,
+    return Error{Fault::bad_input, fmt::format("cannot load {} {}: {} ({})", file.what, file.path,
                                                take_reason(api), file.option)};
 }
 
@@ -66,9 +66,8 @@ Result<void> load_trust(const OpenSslApi& api, SSL_CTX* ctx, const TlsOptions& o
     api.SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
     if (options.ca_file.empty() && options.ca_dir.empty()) {
         if (api.SSL_CTX_set_default_verify_paths(ctx) != 1)
-            return fail(
-                exit_code::internal,
-                fmt::format("cannot use the system's CA certificates: {}", take_reason(api)));
+            return fail(Fault::internal, fmt::format("cannot use the system's CA certificates: {}",
+                                                     take_reason(api)));
         return {};
     }
     const File ca_file{"TLS CA file", "--tls-ca-file", options.ca_file};
@@ -106,7 +105,7 @@ Result<ContextPtr> make_context(const OpenSslApi& api, const TlsOptions& options
     api.ERR_clear_error();
     ContextPtr ctx(api.SSL_CTX_new(api.TLS_client_method()), ContextFree{&api});
     if (!ctx)
-        return fail(exit_code::internal,
+        return fail(Fault::internal,
                     fmt::format("cannot create a TLS context: {}", take_reason(api)));
     api.SSL_CTX_ctrl(ctx.get(), SSL_CTRL_SET_MIN_PROTO_VERSION, TLS1_2_VERSION, nullptr);
     api.SSL_CTX_set_default_passwd_cb(ctx.get(), refuse_passphrase);

@@ -131,7 +131,7 @@ class TlsTransport final : public Transport {
         if (code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE) {
             auto ready = wait_for(fd_, code == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, deadline);
             if (!ready && step == Step::handshake)
-                return fail(exit_code::unavailable,
+                return fail(Fault::unavailable,
                             fmt::format("TLS handshake timed out after {} (is the port a TLS "
                                         "port? redis:// is for plain ones)",
                                         format_duration(connect_timeout_)),
@@ -228,13 +228,13 @@ class TlsTransport final : public Transport {
 
     // The server, or dlock, will not have this session: retrying will not help.
     Error refused(std::string cause) const {
-        return Error{exit_code::unavailable,
+        return Error{Fault::unavailable,
                      fmt::format("TLS handshake with Redis at {} failed: {}", display_, cause),
                      false, true};
     }
 
     static Error transient(std::string reason) {
-        return Error{exit_code::unavailable, std::move(reason), true};
+        return Error{Fault::unavailable, std::move(reason), true};
     }
 
     const OpenSslApi& api_;
@@ -287,7 +287,7 @@ Result<std::unique_ptr<Transport>> open_tls_transport(const ConnectOptions& opti
             api->SSL_free(ssl);
         ::close(fd);
         api->ERR_clear_error();
-        return fail(exit_code::internal, "cannot create a TLS session");
+        return fail(Fault::internal, "cannot create a TLS session");
     }
     auto transport = std::make_unique<TlsTransport>(*api, ssl, fd, options, name);
     TRY(set_server_name(*api, ssl, name, !options.tls.insecure));

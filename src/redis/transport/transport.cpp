@@ -18,7 +18,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 tl::unexpected<Error> io_failure(std::string reason) {
-    return fail(exit_code::unavailable, std::move(reason), true);
+    return fail(Fault::unavailable, std::move(reason), true);
 }
 
 // The socket as a byte stream, no encryption.

@@ -136,7 +136,7 @@ TEST_CASE("a Redis Cluster serves every name from its master", "[cluster]") {
         redis::ScriptSession session(deployment(RedisCluster::url(cluster->masters()[0]) + "/2"));
         auto connected = session.connect();
         REQUIRE_FALSE(connected);
-        CHECK(connected.error().exit_code == exit_code::usage);
+        CHECK(connected.error().fault == dlock::Fault::bad_input);
         CHECK_FALSE(connected.error().transient);
         CHECK(connected.error().message.find("only database 0") != std::string::npos);
     }

@@ -42,7 +42,7 @@ class LosingReplies : public lock::Backend {
             return outcome;
         --lose_;
         inner_ = open_();
-        return fail(exit_code::unavailable, "EVALSHA failed on Redis: connection lost", true);
+        return fail(dlock::Fault::unavailable, "EVALSHA failed on Redis: connection lost", true);
     }
     std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override {
         return inner_->renew(requests);
@@ -177,7 +177,7 @@ TEST_CASE("a caller giving up after a lost reply gives back the hold and leaves 
     LosingReplies backend(locks(*server), 1'000);
     auto result = lock::acquire(backend, spec_for("w", wait));
     REQUIRE_FALSE(result);
-    CHECK(result.error().exit_code == 69);
+    CHECK(result.error().fault == dlock::Fault::unavailable);
     CHECK(result.error().transient);
     // The lost calls did run: free, they took the lock; held, they queued the waiter. Neither
     // outlives the give-up.

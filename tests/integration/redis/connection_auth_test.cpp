@@ -52,7 +52,7 @@ TEST_CASE("a wrong password is 'unavailable' and the message hides the password"
     require_password(*server);
     auto conn = redis::Connection::open(connect_options(url_with(*server, ":wrong-Pa55word")));
     REQUIRE_FALSE(conn);
-    CHECK(conn.error().exit_code == 69);
+    CHECK(conn.error().fault == dlock::Fault::unavailable);
     CHECK(conn.error().message.find("authentication") != std::string::npos);
     CHECK(conn.error().message.find("127.0.0.1:" + std::to_string(server->port())) !=
           std::string::npos);
@@ -66,7 +66,7 @@ TEST_CASE("a wrong user is 'unavailable' and hides the password", "[connection][
     auto conn = redis::Connection::open(
         connect_options(url_with(*server, "mallory:" + std::string(kPassword))));
     REQUIRE_FALSE(conn);
-    CHECK(conn.error().exit_code == 69);
+    CHECK(conn.error().fault == dlock::Fault::unavailable);
     CHECK(conn.error().message.find(kPassword) == std::string::npos);
 }
 
@@ -75,7 +75,7 @@ TEST_CASE("a password sent to a server without one fails without showing it",
     REQUIRE_REDIS(server);
     auto conn = redis::Connection::open(connect_options(url_with(*server, ":not-needed-Pw")));
     REQUIRE_FALSE(conn);
-    CHECK(conn.error().exit_code == 69);
+    CHECK(conn.error().fault == dlock::Fault::unavailable);
     CHECK(conn.error().message.find("not-needed-Pw") == std::string::npos);
 }
 
@@ -86,12 +86,12 @@ TEST_CASE("a missing password is 'unavailable' on the first command", "[connecti
     REQUIRE(conn); // nothing is sent before the first command
     auto reply = conn->command({"PING"});
     REQUIRE_FALSE(reply);
-    CHECK(reply.error().exit_code == 69);
+    CHECK(reply.error().fault == dlock::Fault::unavailable);
     CHECK(reply.error().message.find("requires a password (NOAUTH)") != std::string::npos);
 
     redis::LockBackend backend(connect_options(server->tcp_url()));
     auto acquired = backend.acquire(job_keys(), request("owner-a", "hold-1"));
     REQUIRE_FALSE(acquired);
     INFO(acquired.error().message);
-    CHECK(acquired.error().exit_code == 69);
+    CHECK(acquired.error().fault == dlock::Fault::unavailable);
 }

@@ -36,7 +36,7 @@ TEST_CASE("a database the server does not have is 'unavailable'", "[connection]"
     REQUIRE_REDIS(server);
     auto conn = redis::Connection::open(connect_options(server->tcp_url() + "/99"));
     REQUIRE_FALSE(conn);
-    CHECK(conn.error().exit_code == 69);
+    CHECK(conn.error().fault == dlock::Fault::unavailable);
     CHECK(conn.error().message.find("database 99") != std::string::npos);
 }
 
@@ -48,14 +48,14 @@ TEST_CASE("connection refused is a transient 'unavailable' naming the endpoint",
 
     auto conn = redis::Connection::open(connect_options(tcp));
     REQUIRE_FALSE(conn);
-    CHECK(conn.error().exit_code == 69);
+    CHECK(conn.error().fault == dlock::Fault::unavailable);
     CHECK(conn.error().transient);
     CHECK(conn.error().message.find("cannot reach Redis at 127.0.0.1:" +
                                     std::to_string(server->port())) != std::string::npos);
 
     auto via_socket = redis::Connection::open(connect_options(unix_url));
     REQUIRE_FALSE(via_socket);
-    CHECK(via_socket.error().exit_code == 69);
+    CHECK(via_socket.error().fault == dlock::Fault::unavailable);
     CHECK(via_socket.error().transient);
     CHECK(via_socket.error().message.find(server->socket_path()) != std::string::npos);
 }
@@ -67,7 +67,7 @@ TEST_CASE("a lock backend reports an unreachable server on connect()", "[connect
     redis::LockBackend backend(connect_options(tcp));
     auto ok = backend.connect();
     REQUIRE_FALSE(ok);
-    CHECK(ok.error().exit_code == 69);
+    CHECK(ok.error().fault == dlock::Fault::unavailable);
     CHECK_FALSE(ok.error().transient); // never reached: reported at once, not retried
 }
 
@@ -76,7 +76,7 @@ TEST_CASE("an error reply is 'internal', keeps the message and the connection", 
     auto conn = server->connect();
     auto reply = conn.command({"NOSUCHCOMMAND", "x"});
     REQUIRE_FALSE(reply);
-    CHECK(reply.error().exit_code == 70);
+    CHECK(reply.error().fault == dlock::Fault::internal);
     CHECK_FALSE(reply.error().transient);
     CHECK(reply.error().message.find("unknown command") != std::string::npos);
     CHECK_FALSE(conn.broken());
@@ -101,7 +101,7 @@ TEST_CASE("a command timeout is transient and breaks the connection", "[connecti
     auto reply = conn->command({"BLPOP", "nothing", "3"});
     REQUIRE_FALSE(reply);
     CHECK(elapsed_since(start) < 2s);
-    CHECK(reply.error().exit_code == 69);
+    CHECK(reply.error().fault == dlock::Fault::unavailable);
     CHECK(reply.error().transient);
     CHECK(reply.error().message.find("timed out after 200ms") != std::string::npos);
     CHECK(conn->broken());
@@ -134,7 +134,7 @@ TEST_CASE("a server that goes away gives a transient error", "[connection]") {
     server->stop();
     auto reply = conn.command({"PING"});
     REQUIRE_FALSE(reply);
-    CHECK(reply.error().exit_code == 69);
+    CHECK(reply.error().fault == dlock::Fault::unavailable);
     CHECK(reply.error().transient);
     CHECK(conn.broken());
 }

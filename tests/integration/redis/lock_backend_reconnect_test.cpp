@@ -14,7 +14,7 @@ TEST_CASE("the lock backend reconnects after the server restarted", "[lock_backe
 
     auto first = backend->acquire(job_keys(), request("owner-b", "hold-2"));
     if (!first) {
-        CHECK(first.error().exit_code == 69);
+        CHECK(first.error().fault == dlock::Fault::unavailable);
         CHECK(first.error().transient);
         first = backend->acquire(job_keys(), request("owner-b", "hold-2"));
     }
@@ -34,7 +34,7 @@ TEST_CASE("lock backend calls fail transiently while the server is down", "[lock
     auto renewed = backend->renew({keys, "owner-a", "", 30s});
     REQUIRE_FALSE(renewed);
     CHECK(renewed.error().transient);
-    CHECK(renewed.error().exit_code == 69);
+    CHECK(renewed.error().fault == dlock::Fault::unavailable);
     auto released = backend->release(keys, releasing("owner-a", "hold-1"));
     REQUIRE_FALSE(released);
     CHECK(released.error().transient);
@@ -65,7 +65,7 @@ TEST_CASE("backend_factory reports an unreachable server", "[lock_backend]") {
     auto factory = redis::backend_factory(connect_options(url));
     auto backend = factory();
     REQUIRE_FALSE(backend);
-    CHECK(backend.error().exit_code == 69);
+    CHECK(backend.error().fault == dlock::Fault::unavailable);
     // Never reached: Redis is down or the address wrong, which nobody should retry.
     CHECK_FALSE(backend.error().transient);
 }
@@ -82,12 +82,12 @@ TEST_CASE("a server never reached fails for good, one reached before transiently
 
     auto never = fresh.acquire(keys, request("owner-a", "hold-1"));
     REQUIRE_FALSE(never);
-    CHECK(never.error().exit_code == 69);
+    CHECK(never.error().fault == dlock::Fault::unavailable);
     CHECK_FALSE(never.error().transient);
     for (int i = 0; i < 2; ++i) { // the broken connection, then a failed reconnect
         auto again = reached->acquire(keys, request("owner-a", "hold-1"));
         REQUIRE_FALSE(again);
-        CHECK(again.error().exit_code == 69);
+        CHECK(again.error().fault == dlock::Fault::unavailable);
         CHECK(again.error().transient);
     }
 }
@@ -110,7 +110,7 @@ TEST_CASE("Redis busy in a slow script is a transient error", "[lock_backend]") 
     server->cmd({"SCRIPT", "KILL"});
     slow.join();
     REQUIRE_FALSE(busy);
-    CHECK(busy.error().exit_code == 69);
+    CHECK(busy.error().fault == dlock::Fault::unavailable);
     CHECK(busy.error().transient);
     CHECK(busy.error().message.find("BUSY") != std::string::npos);
     REQUIRE_FALSE(woken);

@@ -52,7 +52,7 @@ TEST_CASE("a failing script is an internal error naming the script", "[script_ru
     server->cmd({"SET", job_keys().lock, "not a hash"}); // HGET on a string: WRONGTYPE
     auto reply = session.run(redis::scripts::renew, {job_keys().lock}, {"o", "1"});
     REQUIRE_FALSE(reply);
-    CHECK(reply.error().exit_code == 70);
+    CHECK(reply.error().fault == dlock::Fault::internal);
     CHECK_FALSE(reply.error().transient);
     CHECK(reply.error().message.starts_with("script renew.lua failed:"));
     CHECK(reply.error().message.find("WRONGTYPE") != std::string::npos);
@@ -102,6 +102,6 @@ TEST_CASE("a pipeline on a dead connection fails every call, transiently", "[scr
     for (const auto& result : results) {
         REQUIRE_FALSE(result);
         CHECK(result.error().transient);
-        CHECK(result.error().exit_code == 69);
+        CHECK(result.error().fault == dlock::Fault::unavailable);
     }
 }

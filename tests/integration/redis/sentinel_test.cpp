@@ -78,7 +78,7 @@ TEST_CASE("Sentinel: leases live on the master the sentinels name", "[sentinel]"
         auto connected = backend.connect();
         REQUIRE_FALSE(connected);
         CHECK(elapsed_since(start) < 1s);
-        CHECK(connected.error().exit_code == 69);
+        CHECK(connected.error().fault == dlock::Fault::unavailable);
         CHECK_FALSE(connected.error().transient);
         INFO(connected.error().message);
         CHECK(contains(connected.error().message, "knows no master named nosuchmaster"));
@@ -90,7 +90,7 @@ TEST_CASE("Sentinel: leases live on the master the sentinels name", "[sentinel]"
         redis::LockBackend backend(deployment);
         auto connected = backend.connect();
         REQUIRE_FALSE(connected);
-        CHECK(connected.error().exit_code == 69);
+        CHECK(connected.error().fault == dlock::Fault::unavailable);
         INFO(connected.error().message);
         CHECK(contains(connected.error().message,
                        "sentinel " + d->sentinel(0).address() + " requires a password (NOAUTH)"));
@@ -103,7 +103,7 @@ TEST_CASE("Sentinel: leases live on the master the sentinels name", "[sentinel]"
         redis::LockBackend backend(deployment);
         auto connected = backend.connect();
         REQUIRE_FALSE(connected);
-        CHECK(connected.error().exit_code == 69);
+        CHECK(connected.error().fault == dlock::Fault::unavailable);
         INFO(connected.error().message);
         CHECK(contains(connected.error().message,
                        "authentication to sentinel " + d->sentinel(0).address()));
@@ -116,7 +116,7 @@ TEST_CASE("Sentinel: leases live on the master the sentinels name", "[sentinel]"
         redis::LockBackend backend(deployment);
         auto connected = backend.connect();
         REQUIRE_FALSE(connected);
-        CHECK(connected.error().exit_code == 69);
+        CHECK(connected.error().fault == dlock::Fault::unavailable);
         INFO(connected.error().message);
         CHECK(contains(connected.error().message, "Redis at " + master));
         CHECK(contains(connected.error().message, "DLOCK_REDIS_PASSWORD"));
@@ -175,7 +175,7 @@ TEST_CASE("Sentinel: no sentinel answering is unavailable within a short timeout
         const auto took = elapsed_since(start);
         REQUIRE_FALSE(connected);
         CHECK(took < 500ms);
-        CHECK(connected.error().exit_code == 69);
+        CHECK(connected.error().fault == dlock::Fault::unavailable);
         CHECK_FALSE(connected.error().transient);
         INFO(connected.error().message);
         CHECK(contains(connected.error().message, "no sentinel named the master mymaster"));
@@ -190,7 +190,7 @@ TEST_CASE("Sentinel: no sentinel answering is unavailable within a short timeout
         REQUIRE_FALSE(connected);
         CHECK(took >= 1400ms);
         CHECK(took < 2500ms); // the connect timeout (2 s) for each would be 6 s
-        CHECK(connected.error().exit_code == 69);
+        CHECK(connected.error().fault == dlock::Fault::unavailable);
         INFO(connected.error().message);
         CHECK(contains(connected.error().message, "timed out"));
     }

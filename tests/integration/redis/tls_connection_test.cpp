@@ -111,7 +111,7 @@ TEST_CASE("the server's certificate is verified: its CA, its host name or IP add
         options.tls.ca_file = tls_files()->other_ca;
         auto conn = redis::Connection::open(options);
         REQUIRE_FALSE(conn);
-        CHECK(conn.error().exit_code == 69);
+        CHECK(conn.error().fault == dlock::Fault::unavailable);
         CHECK_FALSE(conn.error().transient);
         CHECK(conn.error().message.starts_with(handshake_failed(*server) +
                                                "certificate verify failed ("));
@@ -129,7 +129,7 @@ TEST_CASE("the server's certificate is verified: its CA, its host name or IP add
         options.tls.server_name = "wrong.example";
         auto conn = redis::Connection::open(options);
         REQUIRE_FALSE(conn);
-        CHECK(conn.error().exit_code == 69);
+        CHECK(conn.error().fault == dlock::Fault::unavailable);
         CHECK_FALSE(conn.error().transient);
         CHECK(conn.error().message.starts_with(handshake_failed(*server) + "hostname mismatch"));
         CHECK(contains(conn.error().message, "wrong.example"));
@@ -170,7 +170,7 @@ TEST_CASE("a server requiring a client certificate: given, it works; missing, 69
         auto reply = without ? without->command({"PING"}) : tl::unexpected(without.error());
         CHECK(bool(without) == (i % 2 == 0));
         REQUIRE_FALSE(reply);
-        CHECK(reply.error().exit_code == 69);
+        CHECK(reply.error().fault == dlock::Fault::unavailable);
         CHECK_FALSE(reply.error().transient);
         CHECK(reply.error().message == handshake_failed(*server) +
                                            "the server requires a client certificate "
@@ -215,7 +215,7 @@ TEST_CASE("unreadable or unusable CA, certificate and key files are usage errors
         change(options.tls);
         auto conn = redis::Connection::open(options);
         REQUIRE_FALSE(conn);
-        CHECK(conn.error().exit_code == 64);
+        CHECK(conn.error().fault == dlock::Fault::bad_input);
         return conn.error().message;
     };
     CHECK(attempt([](redis::TlsOptions& t) { t.ca_file = "/nonexistent/ca.pem"; }) ==
@@ -251,7 +251,7 @@ TEST_CASE("TLS to a plain server, or plain to a TLS server, fails within the tim
     auto reply = conn ? conn->command({"PING"}) : tl::unexpected(conn.error());
     REQUIRE_FALSE(reply);
     CHECK(Clock::now() - start < 3s);
-    CHECK(reply.error().exit_code == 69);
+    CHECK(reply.error().fault == dlock::Fault::unavailable);
     CHECK(contains(reply.error().message, "TLS"));
 
     auto plain = connect_options("redis://127.0.0.1:" + std::to_string(tls_server->port()));
@@ -262,5 +262,5 @@ TEST_CASE("TLS to a plain server, or plain to a TLS server, fails within the tim
     auto answer = to_tls->command({"PING"});
     REQUIRE_FALSE(answer);
     CHECK(Clock::now() - start < 3s);
-    CHECK(answer.error().exit_code == 69);
+    CHECK(answer.error().fault == dlock::Fault::unavailable);
 }

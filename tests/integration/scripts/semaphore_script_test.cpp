@@ -146,7 +146,7 @@ TEST_CASE("a permit is not kept after its release: --min-hold is refused, nothin
     r.min_hold = 10s;
     auto released = b->release(keys, r);
     REQUIRE_FALSE(released);
-    CHECK(released.error().exit_code == exit_code::internal);
+    CHECK(released.error().fault == dlock::Fault::internal);
     CHECK_FALSE(released.error().transient);
     CHECK(snapshot(*server) == before);
     CHECK(give_back(*b, "a") == 0);
@@ -164,7 +164,7 @@ TEST_CASE("asking for another limit while holders exist is refused and changes n
     for (bool queue : {false, true}) {
         auto r = five->acquire(keys, request("owner-c", "permit-c", 30s, queue ? "w-c" : ""));
         REQUIRE_FALSE(r);
-        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().fault == dlock::Fault::bad_input);
         CHECK(r.error().message.find("3 permits (2 held), not 5") != std::string::npos);
         CHECK(snapshot(*server) == before);
     }

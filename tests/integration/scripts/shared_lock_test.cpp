@@ -166,7 +166,7 @@ TEST_CASE("a shared hold cannot be upgraded to exclusive", "[shared]") {
     REQUIRE(try_acquire(*b, reader("r")).acquired);
     auto upgrade = b->acquire(job_keys(), request("owner-r", "hold-up"));
     REQUIRE_FALSE(upgrade);
-    CHECK(upgrade.error().exit_code == 64);
+    CHECK(upgrade.error().fault == dlock::Fault::bad_input);
     CHECK_FALSE(server->cmd({"EXISTS", job_keys().lock}).integer());
 }
 

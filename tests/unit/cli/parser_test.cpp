@@ -18,7 +18,7 @@ TEST_CASE("a parser of one subcommand defers to the full parser when in doubt", 
     const std::vector<std::string> args{"--prefix", "run", "status", "job"};
     Parser only_run(named_subcommand(args));
     const auto refused = only_run.parse(args, true);
-    CHECK((!refused && refused.error().exit_code == dlock::exit_code::usage));
+    CHECK((!refused && refused.error().fault == dlock::Fault::bad_input));
 
     Parser full;
     REQUIRE(full.parse(args) == true);

@@ -1,5 +1,6 @@
 #include "cli/run_options.hpp"
 #include "lock/lease_clock.hpp"
+#include "util/exit_codes.hpp"
 
 #include <catch2/catch.hpp>
 #include <csignal>
@@ -22,7 +23,7 @@ std::string error_of(const RunArgs& a) {
     auto r = parse_run_options(a);
     if (r)
         return "";
-    CHECK(r.error().exit_code == exit_code::usage);
+    CHECK(r.error().fault == dlock::Fault::bad_input);
     return r.error().message;
 }
 

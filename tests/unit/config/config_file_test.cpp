@@ -26,7 +26,7 @@ std::string error_of(const std::string& text, bool private_file = true) {
     auto file = parse_file(text, "f.conf", private_file);
     if (file)
         return "";
-    CHECK(file.error().exit_code == 64);
+    CHECK(file.error().fault == dlock::Fault::bad_input);
     return file.error().message;
 }
 

@@ -84,7 +84,7 @@ TEST_CASE("settings: bad values from flags and the environment name their origin
     FakeEnv env{{{"DLOCK_CONNECT_TIMEOUT", "0"}}};
     auto s = Settings::resolve(kOptions, {}, env.getenv(), {});
     REQUIRE_FALSE(s);
-    CHECK(s.error().exit_code == 64);
+    CHECK(s.error().fault == dlock::Fault::bad_input);
     CHECK(s.error().message == "DLOCK_CONNECT_TIMEOUT: must be greater than zero");
 
     // A flag overriding a bad variable wins without complaint (REDIS_URL may be meant for

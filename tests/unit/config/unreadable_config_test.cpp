@@ -97,7 +97,8 @@ TEST_CASE("an unreadable system config file is skipped unless named explicitly",
                 config::load(kOptions, {}, FakeEnv{{{variable, path}}}.getenv(), "/dev/null");
             expect(!named.has_value(), variable + ": no error");
             if (!named) {
-                expect(named.error().exit_code == 64, variable + ": not a usage error");
+                expect(named.error().fault == dlock::Fault::bad_input,
+                       variable + ": not a usage error");
                 expect(named.error().message ==
                            variable + ": cannot read config file " + path + ": Permission denied",
                        variable + ": message is '" + named.error().message + "'");
@@ -124,7 +125,7 @@ TEST_CASE("an absent config file is fine only where dlock looks by default", "[c
         auto named = config::load(
             kOptions, {}, FakeEnv{{{variable, "/nonexistent/x.conf"}}}.getenv(), "/dev/null");
         REQUIRE_FALSE(named);
-        CHECK(named.error().exit_code == 64);
+        CHECK(named.error().fault == dlock::Fault::bad_input);
         CHECK(named.error().message == variable +
                                            ": cannot read config file /nonexistent/x.conf: No "
                                            "such file or directory");

@@ -107,7 +107,7 @@ TEST_CASE("an error on a later name releases the earlier ones and is returned", 
     f.backend.acquire_replies = {FakeBackend::acquired(1), FakeBackend::transient()};
     auto result = lock::acquire_all(f.backend, requests({"a", "b"}), 0ms, f.leases);
     REQUIRE_FALSE(result);
-    CHECK(result.error().exit_code == 69);
+    CHECK(result.error().fault == dlock::Fault::unavailable);
     // b's acquire got no reply: its hold id is given back in case it ran; then a is released.
     REQUIRE(f.backend.release_calls.size() == 2);
     CHECK(f.backend.release_calls[0].lock == lock_key("b"));
@@ -118,10 +118,11 @@ TEST_CASE("an error on a later name releases the earlier ones and is returned", 
 
 TEST_CASE("a refused upgrade names the name it concerns", "[acquire_all]") {
     Fixture f;
-    f.backend.acquire_replies = {FakeBackend::acquired(1), fail(exit_code::usage, "no upgrades")};
+    f.backend.acquire_replies = {FakeBackend::acquired(1),
+                                 fail(dlock::Fault::bad_input, "no upgrades")};
     auto result = lock::acquire_all(f.backend, requests({"a", "b"}), 0ms, f.leases);
     REQUIRE_FALSE(result);
-    CHECK(result.error().exit_code == 64);
+    CHECK(result.error().fault == dlock::Fault::bad_input);
     CHECK(result.error().message == "cannot take b: no upgrades");
     CHECK(f.backend.release_calls.size() == 1);
 }

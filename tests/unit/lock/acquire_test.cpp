@@ -172,11 +172,11 @@ TEST_CASE("a Redis never reached is reported at once even when waiting", "[acqui
     // The backend says so with a non-transient error (see redis::ScriptSession).
     FakeBackend backend;
     backend.acquire_replies.push_back(
-        fail(exit_code::unavailable, "cannot reach Redis at x: Connection refused"));
+        fail(dlock::Fault::unavailable, "cannot reach Redis at x: Connection refused"));
     const auto start = Clock::now();
     auto result = lock::acquire(backend, spec(10s));
     REQUIRE_FALSE(result);
-    CHECK(result.error().exit_code == 69);
+    CHECK(result.error().fault == dlock::Fault::unavailable);
     CHECK(since(start) < 1s);
     CHECK(backend.acquire_calls.size() == 1);
     CHECK(backend.release_calls.empty()); // nothing can have run
@@ -223,7 +223,7 @@ TEST_CASE("a caller giving up on a lost reply gives back its hold and leaves the
 TEST_CASE("a waiter ending on another error after queueing leaves the queue", "[acquire]") {
     FakeBackend backend;
     backend.acquire_replies = {FakeBackend::held_by_other(),
-                               fail(exit_code::internal, "script acquire.lua failed: boom")};
+                               fail(dlock::Fault::internal, "script acquire.lua failed: boom")};
     backend.await_replies = {true};
     REQUIRE_FALSE(lock::acquire(backend, spec(10s)));
     CHECK(backend.release_calls.empty()); // its reply came: it holds nothing
@@ -251,11 +251,11 @@ TEST_CASE("transient errors after the first contact are retried within the wait"
 TEST_CASE("a non-transient error ends the wait", "[acquire]") {
     FakeBackend backend;
     backend.acquire_replies = {FakeBackend::held_by_other(),
-                               fail(exit_code::internal, "script acquire.lua failed: boom")};
+                               fail(dlock::Fault::internal, "script acquire.lua failed: boom")};
     backend.await_replies = {true};
     auto result = lock::acquire(backend, spec(10s));
     REQUIRE_FALSE(result);
-    CHECK(result.error().exit_code == 70);
+    CHECK(result.error().fault == dlock::Fault::internal);
     CHECK(backend.acquire_calls.size() == 2);
 }
 

@@ -59,11 +59,11 @@ class FakeBackend : public lock::Backend {
         return out;
     }
     static tl::unexpected<Error> transient() {
-        return fail(exit_code::unavailable, "connection lost", true);
+        return fail(dlock::Fault::unavailable, "connection lost", true);
     }
     // Redis cannot be connected to at all (as Connection::open reports it).
     static tl::unexpected<Error> unreachable() {
-        return tl::unexpected(Error{exit_code::unavailable, "cannot reach Redis", true, true});
+        return tl::unexpected(Error{dlock::Fault::unavailable, "cannot reach Redis", true, true});
     }
 
     Result<lock::AcquireOutcome> acquire(const lock::Keys& keys,

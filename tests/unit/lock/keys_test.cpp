@@ -24,7 +24,7 @@ TEST_CASE("empty, too long or out-of-alphabet lock names are usage errors", "[ke
         INFO(bad);
         auto r = lock::validate_name(bad);
         REQUIRE_FALSE(r);
-        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().fault == dlock::Fault::bad_input);
         CHECK(r.error().message.find("lock name") != std::string::npos);
     }
 }
@@ -47,7 +47,7 @@ TEST_CASE("prefixes use the name alphabet and are at most 64 bytes", "[keys]") {
         INFO(bad);
         auto r = lock::validate_prefix(bad);
         REQUIRE_FALSE(r);
-        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().fault == dlock::Fault::bad_input);
         CHECK(r.error().message.find("prefix") != std::string::npos);
     }
 }

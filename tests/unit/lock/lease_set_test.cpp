@@ -130,7 +130,7 @@ TEST_CASE("a lease gone after a release whose reply was lost is reported lost", 
 
 TEST_CASE("a release answered with a store error is handed to on_unreleased", "[lease_set]") {
     FakeBackend backend;
-    backend.release_replies = {tl::unexpected(Error{exit_code::internal, "garbage"})};
+    backend.release_replies = {tl::unexpected(Error{dlock::Fault::internal, "garbage"})};
     FakeFactory factory{backend};
     lock::LeaseSet leases(factory.make(), 30s, 5s, 3s);
     leases.add(id("a"), acquired_at(Clock::now()));

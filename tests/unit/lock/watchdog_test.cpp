@@ -190,7 +190,7 @@ TEST_CASE("a transient renew error reopens the backend and retries", "[watchdog]
 
 TEST_CASE("a non-transient renew error keeps the backend and retries", "[watchdog]") {
     FakeBackend backend;
-    backend.renew_replies = {fail(exit_code::internal, "script renew.lua failed: boom")};
+    backend.renew_replies = {fail(dlock::Fault::internal, "script renew.lua failed: boom")};
     FakeFactory factory{backend};
     Lease lease("owner", 600ms);
     lock::Watchdog watchdog(factory.make(), 600ms, [] {});

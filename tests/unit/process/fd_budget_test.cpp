@@ -62,7 +62,7 @@ TEST_CASE("a limit too small for a run is a usage error naming it", "[fd_budget]
     CHECK(app::check_fd_budget(4));
     auto refused = app::check_fd_budget(5);
     REQUIRE_FALSE(refused);
-    CHECK(refused.error().exit_code == 64);
+    CHECK(refused.error().fault == dlock::Fault::bad_input);
     CHECK(refused.error().message ==
           "too few file descriptors: a run needs 5 besides those already open, and only 4 are "
           "free under the limit of " +

@@ -3,6 +3,7 @@
 // call of the child fail.
 
 #include "process/spawn.hpp"
+#include "util/exit_codes.hpp"
 
 #include <catch2/catch.hpp>
 #include <cerrno>
@@ -68,7 +69,8 @@ TEST_CASE("a child that cannot arm PDEATHSIG does not run the command, and says 
         const auto spawned = dlock::process::spawn(options);
         const std::string report =
             spawned ? "spawned"
-                    : std::to_string(spawned.error().exit_code) + " " + spawned.error().message;
+                    : std::to_string(dlock::exit_code::of(spawned.error().fault)) + " " +
+                          spawned.error().message;
         (void)!write(out[1], report.data(), report.size());
         _exit(0);
     }

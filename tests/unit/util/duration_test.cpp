@@ -19,7 +19,7 @@ TEST_CASE("bad durations are usage errors", "[duration]") {
         INFO(bad);
         auto r = parse_duration(bad);
         REQUIRE_FALSE(r);
-        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().fault == dlock::Fault::bad_input);
     }
     CHECK_FALSE(parse_duration("99999999999d"));
 }
@@ -45,7 +45,7 @@ TEST_CASE("durations of any length parse without exceptions", "[duration]") {
         INFO(bad.substr(0, 30));
         auto r = parse_duration(bad);
         REQUIRE_FALSE(r);
-        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().fault == dlock::Fault::bad_input);
         CHECK(r.error().message.ends_with("': too long (at most 100 years)"));
     }
     CHECK(parse_duration("36500d").value() == Millis(3'153'600'000'000));

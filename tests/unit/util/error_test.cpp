@@ -1,24 +1,25 @@
 #include "util/error.hpp"
+#include "util/exit_codes.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace dlock;
 
 TEST_CASE("fail carries exit code, message and transient flag", "[error]") {
-    Result<int> r = fail(exit_code::unavailable, "down", true);
+    Result<int> r = fail(dlock::Fault::unavailable, "down", true);
     REQUIRE_FALSE(r);
-    CHECK(r.error().exit_code == 69);
+    CHECK(r.error().fault == dlock::Fault::unavailable);
     CHECK(r.error().message == "down");
     CHECK(r.error().transient);
 
-    Result<int> permanent = fail(exit_code::internal, "bug");
+    Result<int> permanent = fail(dlock::Fault::internal, "bug");
     CHECK_FALSE(permanent.error().transient);
 }
 
 TEST_CASE("usage errors exit with 64 and are not transient", "[error]") {
     Result<void> r = usage_error("bad option");
     REQUIRE_FALSE(r);
-    CHECK(r.error().exit_code == 64);
+    CHECK(r.error().fault == dlock::Fault::bad_input);
     CHECK_FALSE(r.error().transient);
 }
 
@@ -37,7 +38,7 @@ namespace {
 
 Result<int> number(bool ok) {
     if (!ok)
-        return fail(exit_code::unavailable, "no number", true);
+        return fail(dlock::Fault::unavailable, "no number", true);
     return 42;
 }
 
@@ -71,14 +72,14 @@ TEST_CASE("TRY and TRY_ASSIGN return the first error unchanged, or go on with th
     reached = 0;
     r = both(false, true, reached);
     REQUIRE_FALSE(r);
-    CHECK(r.error().exit_code == exit_code::usage);
+    CHECK(r.error().fault == dlock::Fault::bad_input);
     CHECK(r.error().message == "not checked");
     CHECK(reached == 0);
 
     reached = 0;
     r = both(true, false, reached);
     REQUIRE_FALSE(r);
-    CHECK(r.error().exit_code == exit_code::unavailable);
+    CHECK(r.error().fault == dlock::Fault::unavailable);
     CHECK(r.error().message == "no number");
     CHECK(r.error().transient); // the whole Error, flags included
     CHECK(reached == 1);
@@ -86,7 +87,7 @@ TEST_CASE("TRY and TRY_ASSIGN return the first error unchanged, or go on with th
 
 TEST_CASE("TRY on a variable leaves it as it was", "[error]") {
     Result<std::string> held = std::string("value");
-    Result<std::string> failed = fail(exit_code::internal, "kept");
+    Result<std::string> failed = fail(dlock::Fault::internal, "kept");
     auto pass_on = [](const Result<std::string>& r) -> Result<int> {
         TRY(r);
         return 1;

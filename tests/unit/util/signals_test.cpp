@@ -25,7 +25,7 @@ TEST_CASE("unknown signals and out-of-range numbers are usage errors", "[signals
         INFO("'" << bad << "'");
         auto r = parse_signal(bad);
         REQUIRE_FALSE(r);
-        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().fault == dlock::Fault::bad_input);
         CHECK(r.error().message.find("invalid signal") != std::string::npos);
     }
 }

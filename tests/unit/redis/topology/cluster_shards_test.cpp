@@ -53,7 +53,7 @@ TEST_CASE("an absurd topology is one error naming the server", "[cluster]") {
           slots_entry("9", "5", 7000), slots_entry("0", "5", 0), slots_entry("0", "5", 70000)}) {
         auto ranges = parse_cluster_slots(parse("*1\r\n" + entry), seed());
         REQUIRE_FALSE(ranges);
-        CHECK(ranges.error().exit_code == dlock::exit_code::unavailable);
+        CHECK(ranges.error().fault == dlock::Fault::unavailable);
         CHECK(ranges.error().message.starts_with(
             "Redis at 127.0.0.1:7000 sent an invalid Cluster topology ("));
     }

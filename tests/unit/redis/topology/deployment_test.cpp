@@ -67,7 +67,7 @@ TEST_CASE("malformed deployment URLs are usage errors that hide secrets", "[depl
         INFO(bad);
         auto r = parse_deployment(bad);
         REQUIRE_FALSE(r);
-        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().fault == dlock::Fault::bad_input);
         CHECK(r.error().message.starts_with("invalid Redis URL"));
         CHECK(r.error().message.find("S3cret") == std::string::npos);
     }

@@ -21,7 +21,7 @@ std::optional<Result<int64_t>> acks(int64_t n) {
 
 std::optional<Result<int64_t>> wait_failed(std::string message, bool transient = false) {
     return Result<int64_t>(
-        tl::unexpected(Error{exit_code::internal, std::move(message), transient}));
+        tl::unexpected(Error{dlock::Fault::internal, std::move(message), transient}));
 }
 
 } // namespace
@@ -34,7 +34,7 @@ TEST_CASE("an acquisition counts once enough replicas acknowledged it", "[replic
 
     auto short_of = check_acknowledged(acks(0), replicas(1, Millis(250)), "the lock");
     REQUIRE_FALSE(short_of);
-    CHECK(short_of.error().exit_code == exit_code::unavailable);
+    CHECK(short_of.error().fault == dlock::Fault::unavailable);
     CHECK(short_of.error().transient); // replicas catch up: tried again within --wait
     CHECK(short_of.error().message.starts_with(
         "only 0 of 1 replicas acknowledged the lock within 250ms (--min-replicas"));
@@ -51,7 +51,7 @@ TEST_CASE("WAIT refused is an error naming --min-replicas", "[replication]") {
         wait_failed("ERR unknown command 'WAIT', with args beginning with: '1' '1000' "),
         replicas(1), "the lock");
     REQUIRE_FALSE(unknown);
-    CHECK(unknown.error().exit_code == exit_code::unavailable);
+    CHECK(unknown.error().fault == dlock::Fault::unavailable);
     CHECK_FALSE(unknown.error().transient);
     CHECK(unknown.error().message == "WAIT, which --min-replicas needs, failed: ERR unknown "
                                      "command 'WAIT', with args beginning with: '1' '1000'");
@@ -64,7 +64,7 @@ TEST_CASE("WAIT refused is an error naming --min-replicas", "[replication]") {
 
 TEST_CASE("a renewal short of the replicas does not count, a lost lease stays lost",
           "[replication]") {
-    std::vector<Result<bool>> renewed{true, false, fail(exit_code::unavailable, "reset", true)};
+    std::vector<Result<bool>> renewed{true, false, fail(dlock::Fault::unavailable, "reset", true)};
     auto enough = acknowledged(renewed, acks(2), replicas(2));
     CHECK(*enough[0]);
     CHECK_FALSE(*enough[1]);

@@ -90,7 +90,7 @@ TEST_CASE("malformed URLs are usage errors", "[endpoint]") {
         INFO(bad);
         auto r = parse_url(bad);
         REQUIRE_FALSE(r);
-        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().fault == dlock::Fault::bad_input);
         CHECK(r.error().message.find("invalid Redis URL") != std::string::npos);
     }
 }
@@ -111,7 +111,7 @@ TEST_CASE("bad percent-encoding in credentials is a usage error", "[endpoint]") 
         INFO(bad);
         auto r = parse_url(bad);
         REQUIRE_FALSE(r);
-        CHECK(r.error().exit_code == 64);
+        CHECK(r.error().fault == dlock::Fault::bad_input);
     }
 }
 
