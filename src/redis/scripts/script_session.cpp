@@ -1,5 +1,6 @@
 #include "redis/scripts/script_session.hpp"
 
+#include "redis/protocol/server_error.hpp"
 #include "util/log.hpp"
 
 #include <algorithm>
@@ -96,20 +97,22 @@ R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
             return result;
         }
         const std::string& message = error->message;
-        if (auto to = parse_redirect(message)) {
+        const auto code = server_code(*error);
+        if (code && is_redirect(*code)) {
+            Redirect to = *error->server->redirect;
             if (++redirects > kMaxRedirects)
                 return failed_with<R>(Error{
                     exit_code::unavailable,
                     fmt::format("too many Cluster redirects in a row (the last: {})", message),
                     true});
-            if (!to->ask)
-                if (auto ok = router_->moved(*to, **conn); !ok)
+            if (!to.ask)
+                if (auto ok = router_->moved(to, **conn); !ok)
                     return failed_with<R>(std::move(ok.error()));
             redirect = std::move(to);
             redirected_by = *conn;
             continue;
         }
-        if (cluster_busy(message)) {
+        if (code && cluster_busy(*code)) {
             if (Clock::now() + pause >= deadline)
                 return failed_with<R>(
                     Error{exit_code::unavailable,
@@ -124,7 +127,7 @@ R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
             redirects = 0;
             continue;
         }
-        if (unblocked(message)) {
+        if (code == ServerErrorCode::unblocked) {
             // A failover demoted the server under our BLPOP: send it again, reconnecting (the
             // demoted node redirects to its successor; Sentinel names the new master).
             router_->failed(*conn);
@@ -132,7 +135,7 @@ R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
                 return failed_with<R>(Error{exit_code::unavailable, message, true});
             continue;
         }
-        if (not_master(message)) {
+        if (code && not_master(*code)) {
             const auto where = (*conn)->options().endpoint.display();
             router_->failed(*conn);
             // Sentinel: the master was demoted a moment ago. Nothing ran (a replica refuses
@@ -161,8 +164,8 @@ R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
 bool ScriptSession::must_reroute(const Result<Reply>& reply) {
     if (reply || reply.error().transient)
         return false;
-    const std::string& message = reply.error().message;
-    return parse_redirect(message) || cluster_busy(message) || not_master(message);
+    const auto code = server_code(reply.error());
+    return code && (is_redirect(*code) || cluster_busy(*code) || not_master(*code));
 }
 
 ScriptReplies ScriptSession::pipelined(const EmbeddedScript& script,

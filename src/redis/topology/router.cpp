@@ -1,5 +1,6 @@
 #include "redis/topology/router.hpp"
 
+#include "redis/protocol/server_error.hpp"
 #include "redis/topology/cluster_slot.hpp"
 #include "redis/topology/cluster_topology.hpp"
 #include "util/log.hpp"
@@ -20,7 +21,7 @@ constexpr Millis kResolvePause{100};
 
 // "ERR This instance has cluster support disabled": one server, no Cluster.
 bool cluster_disabled(const Error& error) {
-    return !error.transient && error.message.find("cluster support disabled") != std::string::npos;
+    return !error.transient && server_code(error) == ServerErrorCode::cluster_disabled;
 }
 
 } // namespace

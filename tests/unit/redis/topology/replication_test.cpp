@@ -1,7 +1,7 @@
 // --min-replicas: what WAIT's answer makes of an acquisition and of renewals, and the replies of
 // a demoted master (Sentinel).
 
-#include "redis/protocol/server_reply.hpp"
+#include "redis/protocol/server_error.hpp"
 #include "redis/topology/replication.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,9 +19,12 @@ std::optional<Result<int64_t>> acks(int64_t n) {
     return Result<int64_t>(n);
 }
 
+// WAIT refused by an error reply (decoded, as Connection does), or a transient I/O failure.
 std::optional<Result<int64_t>> wait_failed(std::string message, bool transient = false) {
-    return Result<int64_t>(
-        tl::unexpected(Error{exit_code::internal, std::move(message), transient}));
+    Error error{exit_code::internal, std::move(message), transient};
+    if (!transient)
+        error.server = std::make_shared<const ServerError>(classify(error.message));
+    return Result<int64_t>(tl::unexpected(std::move(error)));
 }
 
 } // namespace
@@ -86,11 +89,13 @@ TEST_CASE("a renewal short of the replicas does not count, a lost lease stays lo
 }
 
 TEST_CASE("a demoted master's replies say it is no master", "[replication]") {
-    CHECK(not_master("READONLY You can't write against a read only replica."));
-    CHECK(not_master("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to "
-                     "'no'."));
+    CHECK(not_master(classify("READONLY You can't write against a read only replica.").code));
+    CHECK(not_master(classify("MASTERDOWN Link with MASTER is down and replica-serve-stale-data "
+                              "is set to 'no'.")
+                         .code));
     // A BLPOP blocked on a master that turns replica.
-    CHECK(not_master("UNBLOCKED force unblock from blocking operation, instance state changed "
-                     "(master -> replica?)"));
-    CHECK_FALSE(not_master("ERR unknown command"));
+    CHECK(not_master(classify("UNBLOCKED force unblock from blocking operation, instance state "
+                              "changed (master -> replica?)")
+                         .code));
+    CHECK_FALSE(not_master(classify("ERR unknown command").code));
 }
