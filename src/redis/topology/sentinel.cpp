@@ -30,7 +30,8 @@ Error from_sentinel(Error error, const Endpoint& sentinel, Source source) {
                                     sentinel.display());
         return error;
     }
-    // A bare error reply: "ERR unknown command 'SENTINEL'", the URL names no sentinel.
+    // Bare: an error reply ("ERR unknown command 'SENTINEL'": the URL names no sentinel), or a
+    // local error (a TLS file).
     const bool bare = source == Source::open ? !code && !error.io : code && !access_denied(*code);
     if (bare)
         error.message = fmt::format("sentinel {}: {}", sentinel.display(), error.message);
