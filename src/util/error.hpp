@@ -2,11 +2,29 @@
 
 #include "util/fault.hpp"
 
+#include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <tl/expected.hpp>
 #include <utility>
 
 namespace dlock {
+
+namespace redis {
+struct ServerError; // redis/protocol/server_error.hpp
+}
+
+// How the connection to a server failed, as the transport saw it.
+enum class IoFailure : uint8_t {
+    timeout,  // the deadline of the call passed
+    refused,  // nothing listens there (connection refused, no such socket)
+    reset,    // the connection was reset, or the server went away while we wrote
+    closed,   // the server closed the connection
+    tls,      // TLS refused the session (verification, a client certificate) or broke it
+    protocol, // the server sent bytes that are no reply
+    other,    // anything else (a name that does not resolve, an unexpected errno)
+};
 
 // A failure that ends up as one line on stderr and an exit status.
 struct Error {
@@ -17,6 +35,11 @@ struct Error {
     // The server could not be connected to at all (as opposed to a connection that failed):
     // retries are unlikely to help soon.
     bool unreachable = false;
+    // What went wrong, typed where it was seen, so that the layers above decide on it and never
+    // on the words of `message`: the transport failed (io), or the server answered with an error
+    // reply (server, decoded once by Connection). Neither: a local error (a file, an option).
+    std::optional<IoFailure> io{};
+    std::shared_ptr<const redis::ServerError> server{};
 };
 
 // What a subcommand (cli::Subcommand::execute) and the app:: function behind it return is a
@@ -28,6 +51,14 @@ using Result = tl::expected<T, Error>;
 
 inline tl::unexpected<Error> fail(Fault fault, std::string message, bool transient = false) {
     return tl::unexpected<Error>(Error{fault, std::move(message), transient});
+}
+
+// A transient `unavailable` error of the transport: `reason` only, the connection names the
+// server.
+inline tl::unexpected<Error> io_fail(IoFailure kind, std::string reason) {
+    Error error{Fault::unavailable, std::move(reason), true};
+    error.io = kind;
+    return tl::unexpected<Error>(std::move(error));
 }
 
 inline tl::unexpected<Error> usage_error(std::string message) {

@@ -1,9 +1,12 @@
 #include "redis/protocol/connection.hpp"
 
+#include "redis/protocol/server_error.hpp"
+
 #include <cctype>
 #include <chrono>
 #include <fmt/format.h>
 #include <hiredis/hiredis.h>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string>
@@ -14,17 +17,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool is_auth_error(std::string_view msg) {
-    return msg.starts_with("NOAUTH") || msg.starts_with("WRONGPASS") ||
-           msg.starts_with("ERR invalid password") || msg.starts_with("ERR AUTH") ||
-           // Redis drops unauthenticated clients that send long commands with this error.
-           msg.find("unauthenticated") != std::string_view::npos;
-}
-
-bool is_missing_password(std::string_view msg) {
-    return msg.starts_with("NOAUTH") || msg.find("unauthenticated") != std::string_view::npos;
-}
-
 std::string upper(std::string_view text) {
     std::string out(text);
     for (char& c : out)
@@ -32,20 +24,64 @@ std::string upper(std::string_view text) {
     return out;
 }
 
+Error server_failure(Fault fault, std::string message, ServerError reply) {
+    Error error{fault, std::move(message)};
+    error.server = std::make_shared<const ServerError>(std::move(reply));
+    return error;
+}
+
 // The one line for an error reply about who we are (auth) or what we may do (ACL).
-Error access_error(std::string_view msg, const Endpoint& ep, std::string_view command_name) {
-    if (is_missing_password(msg))
-        return Error{Fault::unavailable,
-                     fmt::format("Redis at {} requires a password (NOAUTH): set "
-                                 "DLOCK_REDIS_PASSWORD or --password-file",
-                                 ep.display())};
-    if (msg.starts_with("NOPERM"))
-        return Error{Fault::unavailable,
-                     fmt::format("user {} lacks permission for {} on Redis at {} ({})",
-                                 ep.user.empty() ? "default" : ep.user, upper(command_name),
-                                 ep.display(), msg)};
-    return Error{Fault::unavailable,
-                 fmt::format("authentication to Redis at {} failed: {}", ep.display(), msg)};
+Error access_error(ServerError reply, const ConnectOptions& options,
+                   std::string_view command_name) {
+    const Endpoint& ep = options.endpoint;
+    std::string message;
+    if (reply.code == ServerErrorCode::noauth)
+        message = fmt::format("{} requires a password (NOAUTH): set DLOCK_REDIS_PASSWORD or "
+                              "--password-file",
+                              peer_name(options));
+    else if (reply.code == ServerErrorCode::noperm)
+        message = fmt::format("user {} lacks permission for {} on {} ({})",
+                              ep.user.empty() ? "default" : ep.user, upper(command_name),
+                              peer_name(options), reply.text);
+    else
+        message = fmt::format("authentication to {} failed: {}", peer_name(options), reply.text);
+    return server_failure(Fault::unavailable, std::move(message), std::move(reply));
+}
+
+// The commands Connection::open sends before the connection is handed over.
+enum class SetUp { auth, select, role };
+
+// Why the reply to a set-up command refuses the connection, if it does.
+std::optional<Error> refusal(SetUp step, const Reply& reply, const ConnectOptions& options) {
+    const Endpoint& ep = options.endpoint;
+    if (step == SetUp::role) {
+        if (reply.is_error())
+            if (ServerError error = classify(reply.str()); access_denied(error.code))
+                return access_error(std::move(error), options, "ROLE");
+        if (reply.is_array() && reply.size() > 0 && reply[0].str() == "master")
+            return std::nullopt;
+        // Transient: a failover is under way, or the sentinels' answer was out of date.
+        return Error{
+            Fault::unavailable,
+            fmt::format("{} is not a master (ROLE {})", peer_name(options),
+                        reply.is_array() && reply.size() > 0 ? reply[0].str() : reply.str()),
+            true};
+    }
+    if (!reply.is_error())
+        return std::nullopt;
+    ServerError error = classify(reply.str());
+    if (step == SetUp::auth)
+        return access_error(std::move(error), options, "AUTH");
+    if (error.code == ServerErrorCode::cluster_mode)
+        // A Cluster node has database 0 only: the URL is wrong, retrying will not help.
+        return server_failure(Fault::bad_input,
+                              fmt::format("{} is a Redis Cluster node, which has only database "
+                                          "0: remove the database ({}) from the URL",
+                                          peer_name(options), ep.db),
+                              std::move(error));
+    std::string message =
+        fmt::format("cannot select database {} on {}: {}", ep.db, peer_name(options), error.text);
+    return server_failure(Fault::unavailable, std::move(message), std::move(error));
 }
 
 // Appends the RESP encoding of one command (binary safe) to `out`.
@@ -86,18 +122,16 @@ Connection::Connection(Connection&&) noexcept = default;
 Connection& Connection::operator=(Connection&&) noexcept = default;
 
 std::string Connection::reason(const Error& cause) const {
-    if (cause.message == "timed out")
+    if (cause.io == IoFailure::timeout)
         return fmt::format("timed out after {}", format_duration(options_.command_timeout));
     return cause.message;
 }
 
-Error Connection::io_error(std::string_view what, const Error& cause) const {
+Error Connection::io_error(std::string_view what, Error cause) const {
     if (!cause.transient)
         return cause; // complete already: a TLS server refused us (transport.hpp)
-    return Error{Fault::unavailable,
-                 fmt::format("{} failed on Redis at {}: {}", what, options_.endpoint.display(),
-                             reason(cause)),
-                 true};
+    cause.message = fmt::format("{} failed on {}: {}", what, peer_name(options_), reason(cause));
+    return cause;
 }
 
 Deadline Connection::deadline(Millis extra) const {
@@ -106,7 +140,7 @@ Deadline Connection::deadline(Millis extra) const {
 
 Result<void> Connection::send(std::string_view bytes, Deadline until) {
     if (broken_)
-        return fail(Fault::unavailable, "connection lost", true);
+        return io_fail(IoFailure::closed, "connection lost");
     auto written = transport_->write_all(bytes, until);
     if (!written)
         broken_ = true;
@@ -117,12 +151,15 @@ Result<void> Connection::send(std::string_view bytes, Deadline until) {
 // is not: the server would send it again, so the one line is complete, naming the server.
 Error Connection::reader_failure() {
     broken_ = true;
-    if (reader_.failure() == ReplyReader::Failure::too_large)
-        return Error{Fault::unavailable,
-                     fmt::format("Redis at {} sent a reply larger than {} (protocol error)",
-                                 options_.endpoint.display(), kMaxReplyText)};
-    return Error{Fault::unavailable, fmt::format("protocol error: {}", reader_.protocol_error()),
-                 true};
+    if (reader_.failure() == ReplyReader::Failure::too_large) {
+        Error error{Fault::unavailable,
+                    fmt::format("{} sent a reply larger than {} (protocol error)",
+                                peer_name(options_), kMaxReplyText)};
+        error.io = IoFailure::protocol;
+        return error;
+    }
+    return io_fail(IoFailure::protocol, fmt::format("protocol error: {}", reader_.protocol_error()))
+        .value();
 }
 
 Result<Reply> Connection::receive(Deadline until) {
@@ -134,7 +171,7 @@ Result<Reply> Connection::receive(Deadline until) {
         // A server that never stops sending never lets read_some wait for the deadline.
         if (Clock::now() >= until) {
             broken_ = true;
-            return fail(Fault::unavailable, "timed out", true);
+            return io_fail(IoFailure::timeout, "timed out");
         }
         char buffer[16 * 1024];
         auto n = transport_->read_some(buffer, until);
@@ -143,7 +180,7 @@ Result<Reply> Connection::receive(Deadline until) {
             // A TLS server resets a plain client at its first command, without a word.
             const Endpoint& ep = options_.endpoint;
             if (!received_ && !ep.tls && ep.unix_path.empty() && n.error().transient &&
-                n.error().message != "timed out")
+                n.error().io != IoFailure::timeout)
                 n.error().message += " (if that port speaks TLS: rediss://)";
             return tl::unexpected(n.error());
         }
@@ -153,99 +190,78 @@ Result<Reply> Connection::receive(Deadline until) {
 }
 
 Result<Connection> Connection::open(const ConnectOptions& options) {
-    const Endpoint& ep = options.endpoint;
     auto transport = open_transport(options);
     if (!transport && !transport.error().transient)
         return tl::unexpected(transport.error()); // complete: a TLS or file error
     if (!transport) {
         transport.error().message =
-            fmt::format("cannot reach Redis at {}: {}", ep.display(), transport.error().message);
+            fmt::format("cannot reach {}: {}", peer_name(options), transport.error().message);
         transport.error().unreachable = true;
         return tl::unexpected(transport.error());
     }
     Connection conn(std::move(*transport), options);
+    TRY(conn.set_up());
+    return conn;
+}
 
+Result<void> Connection::set_up() {
     // AUTH, SELECT and ROLE are pipelined: one round trip, and only when needed.
+    const Endpoint& ep = options_.endpoint;
     std::string batch;
-    int pending = 0;
+    std::vector<SetUp> steps;
     if (!ep.password.empty()) {
         if (ep.user.empty())
             append_command(batch, {"AUTH", ep.password});
         else
             append_command(batch, {"AUTH", ep.user, ep.password});
-        ++pending;
+        steps.push_back(SetUp::auth);
     }
     const std::string db = std::to_string(ep.db);
     if (ep.db != 0) {
         append_command(batch, {"SELECT", db});
-        ++pending;
+        steps.push_back(SetUp::select);
     }
-    if (options.expect_master) {
+    if (options_.expect_master) {
         append_command(batch, {"ROLE"});
-        ++pending;
+        steps.push_back(SetUp::role);
     }
-    if (pending == 0)
-        return conn;
-    const auto until = conn.deadline();
-    auto unreachable = [&](const Error& e) {
-        if (!e.transient)
-            return tl::unexpected(e); // a TLS server refused us after the handshake
-        return fail(Fault::unavailable,
-                    fmt::format("cannot reach Redis at {}: {}", ep.display(), conn.reason(e)),
-                    true);
-    };
-    if (auto sent = conn.send(batch, until); !sent)
-        return unreachable(sent.error());
+    if (steps.empty())
+        return {};
+    const auto until = deadline();
+    if (auto sent = send(batch, until); !sent)
+        return tl::unexpected(set_up_failure(std::move(sent.error())));
     std::optional<Error> failure; // the first one; every reply is read all the same
-    for (int i = 0; i < pending; ++i) {
-        auto reply = conn.receive(until);
+    for (const SetUp step : steps) {
+        auto reply = receive(until);
         if (!reply)
-            return unreachable(reply.error());
-        const bool is_auth = i == 0 && !ep.password.empty();
-        const bool is_role = options.expect_master && i == pending - 1;
-        if (failure)
-            continue;
-        if (reply->is_error() && is_auth)
-            failure = access_error(reply->str(), ep, "AUTH");
-        else if (reply->is_error() && is_role &&
-                 (reply->str().starts_with("NOPERM") || is_auth_error(reply->str())))
-            failure = access_error(reply->str(), ep, "ROLE");
-        else if (reply->is_error() && !is_role &&
-                 reply->str().find("not allowed in cluster mode") != std::string_view::npos)
-            // A Cluster node has database 0 only: the URL is wrong, retrying will not help.
-            failure = Error{Fault::bad_input,
-                            fmt::format("Redis at {} is a Redis Cluster node, which has only "
-                                        "database 0: remove the database ({}) from the URL",
-                                        ep.display(), ep.db)};
-        else if (reply->is_error() && !is_role)
-            failure = Error{Fault::unavailable,
-                            fmt::format("cannot select database {} on Redis at {}: {}", ep.db,
-                                        ep.display(), reply->str())};
-        else if (is_role &&
-                 (!reply->is_array() || reply->size() == 0 || (*reply)[0].str() != "master"))
-            // Transient: a failover is under way, or the sentinels' answer was out of date.
-            failure = Error{Fault::unavailable,
-                            fmt::format("Redis at {} is not a master (ROLE {})", ep.display(),
-                                        reply->is_array() && reply->size() > 0 ? (*reply)[0].str()
-                                                                               : reply->str()),
-                            true};
+            return tl::unexpected(set_up_failure(std::move(reply.error())));
+        if (!failure)
+            failure = refusal(step, *reply, options_);
     }
     if (failure)
-        return tl::unexpected(*failure);
-    return conn;
+        return tl::unexpected(std::move(*failure));
+    return {};
+}
+
+Error Connection::set_up_failure(Error cause) const {
+    if (!cause.transient)
+        return cause; // a TLS server refused us after the handshake
+    cause.message = fmt::format("cannot reach {}: {}", peer_name(options_), reason(cause));
+    return cause;
 }
 
 Result<Reply> Connection::checked(Result<Reply> reply, std::string_view command_name) {
     if (!reply || !reply->is_error())
         return reply;
-    std::string_view msg = reply->str();
-    if (is_auth_error(msg) || msg.starts_with("NOPERM")) {
+    ServerError error = classify(reply->str());
+    if (access_denied(error.code)) {
         // After "unauthenticated multibulk" the server has closed the connection.
-        if (is_missing_password(msg))
+        if (error.code == ServerErrorCode::noauth)
             broken_ = true;
-        return tl::unexpected(access_error(msg, options_.endpoint, command_name));
+        return tl::unexpected(access_error(std::move(error), options_, command_name));
     }
-    return fail(Fault::internal, std::string(msg));
+    std::string text = error.text; // passed on as it is: the caller words it
+    return tl::unexpected(server_failure(Fault::internal, std::move(text), std::move(error)));
 }
 
 Result<Reply> Connection::timed_command(std::span<const std::string_view> args, Deadline until) {
@@ -253,10 +269,10 @@ Result<Reply> Connection::timed_command(std::span<const std::string_view> args, 
     std::string bytes;
     append_command(bytes, args);
     if (auto sent = send(bytes, until); !sent)
-        return tl::unexpected(io_error(name, sent.error()));
+        return tl::unexpected(io_error(name, std::move(sent.error())));
     auto reply = receive(until);
     if (!reply)
-        return tl::unexpected(io_error(name, reply.error()));
+        return tl::unexpected(io_error(name, std::move(reply.error())));
     return checked(std::move(reply), name);
 }
 
@@ -271,14 +287,14 @@ Connection::pipeline(const std::vector<std::vector<std::string>>& commands, Mill
         append_command(bytes, args);
     const auto until = deadline(block);
     if (auto sent = send(bytes, until); !sent)
-        return tl::unexpected(io_error("pipeline", sent.error()));
+        return tl::unexpected(io_error("pipeline", std::move(sent.error())));
     std::vector<Result<Reply>> replies;
     replies.reserve(commands.size());
     for (const auto& args : commands) {
         const std::string_view name = args.empty() ? std::string_view("pipeline") : args[0];
         auto reply = receive(until);
         if (!reply)
-            return tl::unexpected(io_error(name, reply.error()));
+            return tl::unexpected(io_error(name, std::move(reply.error())));
         replies.push_back(checked(std::move(reply), name));
     }
     return replies;

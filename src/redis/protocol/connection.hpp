@@ -27,12 +27,15 @@ inline constexpr Millis kServerTimerSlack{200};
 class Connection {
   public:
     // Connects, then authenticates and selects the database in one round trip when needed.
-    // Failures are Fault::unavailable and name the endpoint, never the password.
+    // Failures are exit_code::unavailable and name the endpoint, never the password; an error
+    // reply that refused the connection is typed (Error::server), as are I/O failures
+    // (Error::io). A failure that is neither (a TLS file, OpenSSL missing) names no server.
     static Result<Connection> open(const ConnectOptions& options);
 
-    // Runs one command. I/O errors and timeouts become transient `unavailable` errors (the
-    // connection is then broken and must be reopened); error replies become `internal` errors
-    // carrying the server's message, except authentication errors which are `unavailable`.
+    // Runs one command. I/O errors and timeouts become transient `unavailable` errors naming the
+    // server (the connection is then broken and must be reopened); error replies become
+    // `internal` errors carrying the server's message as it is, decoded into Error::server,
+    // except authentication and ACL errors which are `unavailable` and name the server.
     // A nil reply is returned as a Reply for the caller to interpret.
     Result<Reply> command(std::span<const std::string_view> args);
     Result<Reply> command(std::initializer_list<std::string_view> args) {
@@ -62,8 +65,11 @@ class Connection {
     Result<Reply> receive(Deadline until);
     Error reader_failure();
     Result<Reply> timed_command(std::span<const std::string_view> args, Deadline until);
+    // AUTH, SELECT and ROLE, as the options ask.
+    Result<void> set_up();
+    Error set_up_failure(Error cause) const;
     std::string reason(const Error& cause) const;
-    Error io_error(std::string_view what, const Error& cause) const;
+    Error io_error(std::string_view what, Error cause) const;
     Result<Reply> checked(Result<Reply> reply, std::string_view command_name);
 
     std::unique_ptr<Transport> transport_;

@@ -39,17 +39,4 @@ std::optional<Redirect> parse_redirect(std::string_view message) {
     return r;
 }
 
-bool cluster_busy(std::string_view message) {
-    return message.starts_with("TRYAGAIN") || message.starts_with("CLUSTERDOWN");
-}
-
-bool not_master(std::string_view message) {
-    return message.starts_with("READONLY") || message.starts_with("MASTERDOWN") ||
-           message.starts_with("UNBLOCKED");
-}
-
-bool unblocked(std::string_view message) {
-    return message.starts_with("UNBLOCKED");
-}
-
 } // namespace dlock::redis

@@ -1,5 +1,7 @@
 #include "redis/scripts/script_runner.hpp"
 
+#include "redis/protocol/server_error.hpp"
+
 #include <fmt/format.h>
 #include <string>
 
@@ -7,15 +9,7 @@ namespace dlock::redis {
 namespace {
 
 bool is_noscript(const Result<Reply>& reply) {
-    return !reply && !reply.error().transient && reply.error().message.starts_with("NOSCRIPT");
-}
-
-// Redis refuses every command this way while it loads its data set after a restart (LOADING)
-// and while a script runs past busy-reply-threshold (BUSY), and every write while fewer replicas
-// than its min-replicas-to-write are connected (NOREPLICAS); all pass.
-bool server_busy(std::string_view message) {
-    return message.starts_with("LOADING ") || message.starts_with("BUSY ") ||
-           message.starts_with("NOREPLICAS ");
+    return !reply && server_code(reply.error()) == ServerErrorCode::noscript;
 }
 
 std::vector<std::string> evalsha(const EmbeddedScript& script, const ScriptCall& call) {
@@ -63,9 +57,9 @@ ScriptReplies send(Connection& conn, std::vector<std::vector<std::string>> comma
         if (!last)
             out.acks = tl::unexpected(last.error());
         else if (!last->is_integer() || last->integer() < 0)
-            out.acks = fail(Fault::unavailable,
-                            fmt::format("Redis at {} answered WAIT with an unexpected reply",
-                                        conn.options().endpoint.display()));
+            out.acks =
+                fail(Fault::unavailable, fmt::format("{} answered WAIT with an unexpected reply",
+                                                     peer_name(conn.options())));
         else
             out.acks = last->integer();
     }
@@ -75,7 +69,10 @@ ScriptReplies send(Connection& conn, std::vector<std::vector<std::string>> comma
 } // namespace
 
 Error classify_server_error(Error error) {
-    if (!error.transient && server_busy(error.message)) {
+    // Redis refuses every command this way while it loads its data set after a restart
+    // (LOADING) and while a script runs past busy-reply-threshold (BUSY), and every write while
+    // fewer replicas than its min-replicas-to-write are connected (NOREPLICAS); all pass.
+    if (const auto code = server_code(error); code && server_busy(*code) && !error.transient) {
         error.fault = Fault::unavailable;
         error.transient = true;
     }

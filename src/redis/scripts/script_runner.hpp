@@ -49,8 +49,8 @@ Result<Reply> run_script(Connection& conn, const EmbeddedScript& script,
                          const std::vector<std::string_view>& keys,
                          const std::vector<std::string_view>& args);
 
-// LOADING, BUSY and NOREPLICAS replies become transient `unavailable` errors (see
-// run_script_pipelined).
+// LOADING, BUSY and NOREPLICAS replies (Error::server) become transient `unavailable` errors
+// (see run_script_pipelined).
 Error classify_server_error(Error error);
 
 // The error of a script, as the user sees it: "script NAME.lua failed: ...".

@@ -1,5 +1,7 @@
 #include "redis/scripts/script_session.hpp"
 
+#include "redis/protocol/server_error.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
@@ -105,8 +107,8 @@ R ScriptSession::routed(std::optional<std::string_view> key, Attempt attempt) {
 bool ScriptSession::must_reroute(const Result<Reply>& reply) {
     if (reply || reply.error().transient)
         return false;
-    const std::string& message = reply.error().message;
-    return parse_redirect(message) || cluster_busy(message) || not_master(message);
+    const Error& error = reply.error();
+    return redirect_of(error) || cluster_busy(error) || not_master(error);
 }
 
 ScriptReplies ScriptSession::pipelined(const EmbeddedScript& script,

@@ -1,5 +1,6 @@
 #include "redis/topology/cluster_topology.hpp"
 
+#include "redis/protocol/server_error.hpp"
 #include "util/log.hpp"
 
 #include <fmt/format.h>
@@ -9,7 +10,7 @@ namespace {
 
 // "ERR This instance has cluster support disabled": one server, no Cluster.
 bool cluster_disabled(const Error& error) {
-    return !error.transient && error.message.find("cluster support disabled") != std::string::npos;
+    return !error.transient && is_code(error, ServerErrorCode::cluster_disabled);
 }
 
 } // namespace
@@ -46,17 +47,17 @@ void ClusterTopology::moved(const Redirect& redirect, const Endpoint& replied) {
 
 Reroute ClusterTopology::after_error(const Error& error, Connection& conn, Attempts& attempts) {
     const std::string& message = error.message;
-    if (auto to = parse_redirect(message)) {
+    if (auto to = redirect_of(error)) {
         Reroute next = follow(std::move(*to), error, conn, attempts);
         if (next.redirect && !next.redirect->ask)
             moved(*next.redirect, conn.options().endpoint);
         return next;
     }
-    if (cluster_busy(message))
+    if (cluster_busy(error))
         return back_off(error, conn, attempts);
-    if (unblocked(message))
+    if (is_code(error, ServerErrorCode::unblocked))
         return resend_unblocked(error, conn, attempts);
-    if (not_master(message)) {
+    if (not_master(error)) {
         // A master demoted a moment ago.
         const auto where = conn.options().endpoint.display();
         failed(&conn);

@@ -1,5 +1,6 @@
 #include "redis/topology/direct_topology.hpp"
 
+#include "redis/protocol/server_error.hpp"
 #include "util/log.hpp"
 
 #include <fmt/format.h>
@@ -28,7 +29,7 @@ ClusterTopology& DirectTopology::become_cluster() {
 
 Reroute DirectTopology::after_error(const Error& error, Connection& conn, Attempts& attempts) {
     const std::string& message = error.message;
-    if (auto to = parse_redirect(message)) {
+    if (auto to = redirect_of(error)) {
         Reroute next = follow(std::move(*to), error, conn, attempts);
         if (next.redirect && !next.redirect->ask) {
             log::debug("{} is a Redis Cluster", conn.options().endpoint.display());
@@ -36,11 +37,11 @@ Reroute DirectTopology::after_error(const Error& error, Connection& conn, Attemp
         }
         return next;
     }
-    if (cluster_busy(message))
+    if (cluster_busy(error))
         return back_off(error, conn, attempts);
-    if (unblocked(message))
+    if (is_code(error, ServerErrorCode::unblocked))
         return resend_unblocked(error, conn, attempts);
-    if (not_master(message)) {
+    if (not_master(error)) {
         // A replica named by the URL will not become the master by retrying.
         const auto where = conn.options().endpoint.display();
         failed(&conn);

@@ -1,5 +1,7 @@
 #include "redis/topology/replication.hpp"
 
+#include "redis/protocol/server_error.hpp"
+
 #include <fmt/format.h>
 
 namespace dlock::redis {
@@ -12,8 +14,11 @@ Result<void> check_acknowledged(const std::optional<Result<int64_t>>& acks,
         std::string_view why = acks->error().message;
         while (why.ends_with(' ')) // "ERR unknown command 'WAIT', with args beginning with: ... "
             why.remove_suffix(1);
-        // A replica answers WAIT with an error: the master moved (Sentinel asks again).
-        const bool replica = why.find("replica") != std::string::npos;
+        // A replica answers WAIT with an error (or a not-master one, demoted as we waited): the
+        // master moved (Sentinel asks again).
+        const auto code = server_code(acks->error());
+        const bool replica =
+            code && (*code == ServerErrorCode::replica_refused || not_master(*code));
         return fail(Fault::unavailable,
                     fmt::format("WAIT, which --min-replicas needs, failed: {}", why),
                     replica || acks->error().transient);

@@ -1,5 +1,7 @@
 #include "redis/topology/sentinel.hpp"
 
+#include "redis/protocol/server_error.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
@@ -10,19 +12,28 @@ namespace {
 // A sentinel that does not answer quickly is skipped for the next: there are others.
 constexpr Millis kSentinelTimeout{500};
 
-// An error from a sentinel's connection, which Connection words for a Redis server: it names
-// the sentinel, and a missing password is the sentinels' own, set apart from the master's.
-Error from_sentinel(Error error, const Endpoint& sentinel) {
-    if (error.message.find("(NOAUTH)") != std::string::npos) {
+// Where a failure of a sentinel's connection comes from, for its message: Connection words
+// what it sees itself naming the sentinel (ConnectOptions::peer), but passes some failures on as
+// they are, which name nothing.
+enum class Source {
+    open,    // Connection::open: only a local set-up error (no I/O, no reply) is bare
+    command, // our SENTINEL command: an error reply other than a refused access is bare
+};
+
+// An error from a sentinel's connection, as the user sees it: it names the sentinel, and a
+// missing password is the sentinels' own, set apart from the master's.
+Error from_sentinel(Error error, const Endpoint& sentinel, Source source) {
+    const auto code = server_code(error);
+    if (code == ServerErrorCode::noauth) {
         error.message = fmt::format("sentinel {} requires a password (NOAUTH): set "
                                     "DLOCK_SENTINEL_PASSWORD or --sentinel-password-file",
                                     sentinel.display());
         return error;
     }
-    constexpr std::string_view kRedisAt = "Redis at ";
-    if (const auto at = error.message.find(kRedisAt); at != std::string::npos)
-        error.message.replace(at, kRedisAt.size(), "sentinel ");
-    else // an error reply ("ERR unknown command 'SENTINEL'": the URL names no sentinel)
+    // Bare: an error reply ("ERR unknown command 'SENTINEL'": the URL names no sentinel), or a
+    // local error (a TLS file).
+    const bool bare = source == Source::open ? !code && !error.io : code && !access_denied(*code);
+    if (bare)
         error.message = fmt::format("sentinel {}: {}", sentinel.display(), error.message);
     return error;
 }
@@ -62,9 +73,10 @@ Result<Endpoint> SentinelClient::ask(const Endpoint& sentinel) {
         options.endpoint.password = deployment_.sentinel_password;
         options.connect_timeout = std::min(options.connect_timeout, kSentinelTimeout);
         options.command_timeout = std::min(options.command_timeout, kSentinelTimeout);
+        options.peer = Peer::sentinel;
         auto opened = Connection::open(options);
         if (!opened)
-            return tl::unexpected(from_sentinel(std::move(opened.error()), sentinel));
+            return tl::unexpected(from_sentinel(std::move(opened.error()), sentinel, Source::open));
         conn_.emplace(std::move(*opened));
     }
     // With --min-replicas auto, the master's replicas in the same round trip.
@@ -75,12 +87,12 @@ Result<Endpoint> SentinelClient::ask(const Endpoint& sentinel) {
     auto replies = conn_->pipeline(batch);
     if (!replies) {
         replies.error().transient = true;
-        return tl::unexpected(from_sentinel(std::move(replies.error()), sentinel));
+        return tl::unexpected(from_sentinel(std::move(replies.error()), sentinel, Source::command));
     }
     auto& reply = replies->front();
     if (!reply) {
         reply.error().transient = true;
-        return tl::unexpected(from_sentinel(std::move(reply.error()), sentinel));
+        return tl::unexpected(from_sentinel(std::move(reply.error()), sentinel, Source::command));
     }
     if (reply->is_nil())
         return fail(Fault::unavailable,

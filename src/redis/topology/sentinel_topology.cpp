@@ -1,5 +1,6 @@
 #include "redis/topology/sentinel_topology.hpp"
 
+#include "redis/protocol/server_error.hpp"
 #include "util/log.hpp"
 
 #include <fmt/format.h>
@@ -65,7 +66,7 @@ Result<Connection*> SentinelTopology::connection_to(const Redirect& redirect) {
 
 Reroute SentinelTopology::after_error(const Error& error, Connection& conn, Attempts& attempts) {
     const std::string& message = error.message;
-    if (auto to = parse_redirect(message)) {
+    if (auto to = redirect_of(error)) {
         Reroute next = follow(std::move(*to), error, conn, attempts);
         if (next.redirect && !next.redirect->ask)
             return fail_with(Error{Fault::internal,
@@ -74,11 +75,11 @@ Reroute SentinelTopology::after_error(const Error& error, Connection& conn, Atte
                                    false});
         return next;
     }
-    if (cluster_busy(message))
+    if (cluster_busy(error))
         return back_off(error, conn, attempts);
-    if (unblocked(message))
+    if (is_code(error, ServerErrorCode::unblocked))
         return resend_unblocked(error, conn, attempts);
-    if (not_master(message)) {
+    if (not_master(error)) {
         const auto where = conn.options().endpoint.display();
         failed(&conn);
         // The master was demoted a moment ago. Nothing ran (a replica refuses every write):

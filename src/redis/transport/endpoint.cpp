@@ -15,6 +15,12 @@ std::string Endpoint::display() const {
     return fmt::format("{}:{}", host, port);
 }
 
+std::string peer_name(const ConnectOptions& options) {
+    const std::string where = options.endpoint.display();
+    return options.peer == Peer::sentinel ? fmt::format("sentinel {}", where)
+                                          : fmt::format("Redis at {}", where);
+}
+
 std::string redact_url(std::string_view url) {
     return redact_credentials(url);
 }

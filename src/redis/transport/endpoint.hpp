@@ -3,6 +3,7 @@
 #include "util/duration.hpp"
 #include "util/error.hpp"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,12 @@ struct TlsOptions {
     bool operator==(const TlsOptions&) const = default;
 };
 
+// What the server is to dlock, for the messages that name it.
+enum class Peer : uint8_t {
+    redis,    // "Redis at host:port"
+    sentinel, // "sentinel host:port"
+};
+
 struct ConnectOptions {
     Endpoint endpoint;
     TlsOptions tls;
@@ -51,6 +58,10 @@ struct ConnectOptions {
     // Check with ROLE, in the round trip of AUTH/SELECT, that the server is a master: one named
     // by Sentinel may have been demoted since.
     bool expect_master = false;
+    Peer peer = Peer::redis;
 };
+
+// The server of `options` as messages name it: "Redis at host:port", "sentinel host:port".
+std::string peer_name(const ConnectOptions& options);
 
 } // namespace dlock::redis

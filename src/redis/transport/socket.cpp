@@ -37,28 +37,24 @@ class SocketGuard {
     int fd_;
 };
 
-tl::unexpected<Error> connect_error(std::string reason) {
-    return fail(Fault::unavailable, std::move(reason), true);
-}
-
 // Connects the non-blocking socket `fd` to `addr`, waiting until `deadline`.
 Result<void> connect_until(int fd, const sockaddr* addr, socklen_t len, Clock::time_point deadline,
                            Millis timeout) {
     if (connect(fd, addr, len) == 0)
         return {};
     if (errno != EINPROGRESS && errno != EAGAIN && errno != EINTR)
-        return connect_error(strerror(errno));
+        return errno_failure(errno);
     pollfd pfd{fd, POLLOUT, 0};
     for (;;) {
         const auto left = std::chrono::duration_cast<Millis>(deadline - Clock::now()).count();
         if (left <= 0)
-            return connect_error(
-                fmt::format("connect timed out after {}", format_duration(timeout)));
+            return io_fail(IoFailure::timeout,
+                           fmt::format("connect timed out after {}", format_duration(timeout)));
         const int ready = poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left, 60'000)));
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready < 0)
-            return connect_error(strerror(errno));
+            return errno_failure(errno);
         if (ready > 0)
             break;
     }
@@ -67,7 +63,7 @@ Result<void> connect_until(int fd, const sockaddr* addr, socklen_t len, Clock::t
     if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &err_len) != 0)
         err = errno;
     if (err != 0)
-        return connect_error(strerror(err));
+        return errno_failure(err);
     return {};
 }
 
@@ -75,7 +71,8 @@ Result<int> open_connected(int family, const sockaddr* addr, socklen_t len,
                            Clock::time_point deadline, Millis timeout) {
     const int raw = socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (raw < 0)
-        return connect_error(fmt::format("cannot create a socket: {}", strerror(errno)));
+        return io_fail(IoFailure::other,
+                       fmt::format("cannot create a socket: {}", strerror(errno)));
     SocketGuard owned(raw);
     TRY(connect_until(raw, addr, len, deadline, timeout));
     if (family != AF_UNIX) {
@@ -122,9 +119,10 @@ Result<int> connect_tcp(const std::string& host, int port, Clock::time_point dea
     addrinfo* found = nullptr;
     const std::string service = std::to_string(port);
     if (int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0)
-        return connect_error(rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+        return rc == EAI_SYSTEM ? errno_failure(errno)
+                                : io_fail(IoFailure::other, gai_strerror(rc));
     std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> addresses(found, freeaddrinfo);
-    Result<int> last = connect_error("no address");
+    Result<int> last = io_fail(IoFailure::other, "no address");
     for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
         last = open_connected(a->ai_family, a->ai_addr, a->ai_addrlen, deadline, timeout);
         if (last || Clock::now() >= deadline)
@@ -134,6 +132,26 @@ Result<int> connect_tcp(const std::string& host, int port, Clock::time_point dea
 }
 
 } // namespace
+
+IoFailure io_failure_of(int error_number) {
+    // ETIMEDOUT is the kernel giving up (retransmissions, keepalive), not a deadline of ours:
+    // `other`, as IoFailure::timeout is a deadline passing.
+    switch (error_number) {
+    case ECONNREFUSED:
+    case ENOENT: // no unix socket at that path
+        return IoFailure::refused;
+    case ECONNRESET:
+    case ECONNABORTED:
+    case EPIPE:
+        return IoFailure::reset;
+    default:
+        return IoFailure::other;
+    }
+}
+
+tl::unexpected<Error> errno_failure(int error_number) {
+    return io_fail(io_failure_of(error_number), std::strerror(error_number));
+}
 
 Result<int> connect_socket(const Endpoint& endpoint, Millis timeout) {
     const auto deadline = Clock::now() + timeout;

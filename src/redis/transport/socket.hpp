@@ -10,7 +10,14 @@ namespace dlock::redis {
 // is close-on-exec from the moment it exists: the command dlock runs must never inherit an
 // authenticated connection, even when a watchdog thread reconnects while the command is being
 // started. Failures are `unavailable` and transient, and give the reason only ("Connection
-// refused", "connect timed out after 2s"): the caller names the endpoint.
+// refused", "connect timed out after 2s") and its kind (Error::io): the caller names the
+// endpoint.
 Result<int> connect_socket(const Endpoint& endpoint, Millis timeout);
+
+// The kind of failure an errno of connect, send or recv means.
+IoFailure io_failure_of(int error_number);
+
+// A transient I/O error for `error_number`: its strerror text, and its kind.
+tl::unexpected<Error> errno_failure(int error_number);
 
 } // namespace dlock::redis

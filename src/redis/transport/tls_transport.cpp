@@ -59,8 +59,8 @@ class TlsTransport final : public Transport {
   public:
     TlsTransport(const OpenSslApi& api, SSL* ssl, int fd, const ConnectOptions& options,
                  std::string name)
-        : api_(api), ssl_(ssl), fd_(fd), display_(options.endpoint.display()),
-          name_(std::move(name)), client_certificate_(!options.tls.cert_file.empty()),
+        : api_(api), ssl_(ssl), fd_(fd), peer_(peer_name(options)), name_(std::move(name)),
+          client_certificate_(!options.tls.cert_file.empty()),
           connect_timeout_(options.connect_timeout) {}
 
     ~TlsTransport() override {
@@ -131,11 +131,10 @@ class TlsTransport final : public Transport {
         if (code == SSL_ERROR_WANT_READ || code == SSL_ERROR_WANT_WRITE) {
             auto ready = wait_for(fd_, code == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, deadline);
             if (!ready && step == Step::handshake)
-                return fail(Fault::unavailable,
-                            fmt::format("TLS handshake timed out after {} (is the port a TLS "
-                                        "port? redis:// is for plain ones)",
-                                        format_duration(connect_timeout_)),
-                            true);
+                return io_fail(IoFailure::timeout,
+                               fmt::format("TLS handshake timed out after {} (is the port a TLS "
+                                           "port? redis:// is for plain ones)",
+                                           format_duration(connect_timeout_)));
             return ready;
         }
         usable_ = false; // after SSL_ERROR_SSL or _SYSCALL, no more I/O, not even a shutdown
@@ -181,14 +180,16 @@ class TlsTransport final : public Transport {
                          (code == SSL_ERROR_SYSCALL && first == 0 && saved_errno == 0) ||
                          reason == SSL_R_UNEXPECTED_EOF_WHILE_READING;
         if (eof)
-            return transient(step == Step::handshake
+            return transient(IoFailure::closed,
+                             step == Step::handshake
                                  ? "the server closed the connection during the TLS handshake"
                                  : closed_after_handshake("the server closed the connection"));
         if (code == SSL_ERROR_SYSCALL && first == 0 && step != Step::handshake &&
             (saved_errno == ECONNRESET || saved_errno == EPIPE))
-            return transient(closed_after_handshake(std::strerror(saved_errno)));
+            return transient(IoFailure::reset, closed_after_handshake(std::strerror(saved_errno)));
         if (code == SSL_ERROR_SYSCALL && first == 0)
-            return transient(step == Step::handshake
+            return transient(io_failure_of(saved_errno),
+                             step == Step::handshake
                                  ? fmt::format("TLS handshake: {}", std::strerror(saved_errno))
                                  : std::string(std::strerror(saved_errno)));
         if (reason == SSL_R_CERTIFICATE_VERIFY_FAILED)
@@ -210,7 +211,8 @@ class TlsTransport final : public Transport {
                                        text));
         if (step == Step::handshake)
             return refused(text);
-        return transient(fmt::format("TLS: {}", text)); // a broken session: a new one may do
+        // A broken session: a new one may do.
+        return transient(IoFailure::tls, fmt::format("TLS: {}", text));
     }
 
     std::string verify_failure() const {
@@ -228,19 +230,20 @@ class TlsTransport final : public Transport {
 
     // The server, or dlock, will not have this session: retrying will not help.
     Error refused(std::string cause) const {
-        return Error{Fault::unavailable,
-                     fmt::format("TLS handshake with Redis at {} failed: {}", display_, cause),
-                     false, true};
+        Error error{Fault::unavailable,
+                    fmt::format("TLS handshake with {} failed: {}", peer_, cause), false, true};
+        error.io = IoFailure::tls;
+        return error;
     }
 
-    static Error transient(std::string reason) {
-        return Error{Fault::unavailable, std::move(reason), true};
+    static Error transient(IoFailure kind, std::string reason) {
+        return io_fail(kind, std::move(reason)).value();
     }
 
     const OpenSslApi& api_;
     SSL* ssl_;
     int fd_;
-    std::string display_;
+    std::string peer_; // "Redis at host:port"
     std::string name_; // the name verified
     bool client_certificate_;
     Millis connect_timeout_;

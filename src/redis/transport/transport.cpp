@@ -17,10 +17,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-tl::unexpected<Error> io_failure(std::string reason) {
-    return fail(Fault::unavailable, std::move(reason), true);
-}
-
 // The socket as a byte stream, no encryption.
 class PlainTransport final : public Transport {
   public:
@@ -38,7 +34,7 @@ class PlainTransport final : public Transport {
             } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
                 TRY(wait_for(fd_, POLLOUT, deadline));
             } else if (n < 0 && errno != EINTR) {
-                return io_failure(std::strerror(errno));
+                return errno_failure(errno);
             }
         }
         return {};
@@ -50,11 +46,11 @@ class PlainTransport final : public Transport {
             if (n > 0)
                 return static_cast<size_t>(n);
             if (n == 0)
-                return io_failure("the server closed the connection");
+                return io_fail(IoFailure::closed, "the server closed the connection");
             if (errno == EAGAIN || errno == EWOULDBLOCK)
                 TRY(wait_for(fd_, POLLIN, deadline));
             else if (errno != EINTR)
-                return io_failure(std::strerror(errno));
+                return errno_failure(errno);
         }
     }
 
@@ -72,12 +68,12 @@ Result<void> wait_for(int fd, short events, Deadline deadline) {
         const auto left =
             std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
         if (left <= 0)
-            return io_failure("timed out");
+            return io_fail(IoFailure::timeout, "timed out");
         const int ready = ::poll(&pfd, 1, static_cast<int>(std::min<int64_t>(left, 60'000)));
         if (ready > 0)
             return {}; // readable, writable, or an error the next read or write reports
         if (ready < 0 && errno != EINTR)
-            return io_failure(std::strerror(errno));
+            return errno_failure(errno);
     }
 }
 

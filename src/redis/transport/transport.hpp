@@ -17,9 +17,10 @@ using Deadline = std::chrono::steady_clock::time_point;
 // is non-blocking underneath and waits in poll() until `deadline`, so a command's timeout, a
 // BLPOP's block and (later) a fan-out to several servers share one mechanism.
 // Errors are transient `unavailable` errors giving the reason only ("connection reset by peer",
-// "timed out"); the connection names the server. A non-transient error is complete as it is: a
-// TLS server refused us, or we it ("TLS handshake with Redis at host:port failed: ..."); no retry
-// helps and the connection passes it on unchanged.
+// "timed out") and its kind (Error::io); the connection names the server. A non-transient error
+// is complete as it is: a TLS server refused us, or we it ("TLS handshake with Redis at
+// host:port failed: ...", IoFailure::tls); no retry helps and the connection passes it on
+// unchanged.
 class Transport {
   public:
     virtual ~Transport() = default;
@@ -44,7 +45,7 @@ Result<std::unique_ptr<Transport>> open_transport(const ConnectOptions& options)
 std::unique_ptr<Transport> plain_transport(int fd);
 
 // Waits until `fd` is readable (POLLIN) or writable (POLLOUT) or `deadline` passes; retries on
-// EINTR. Timed out: a transient error "timed out".
+// EINTR. Timed out: a transient error "timed out" (IoFailure::timeout).
 Result<void> wait_for(int fd, short events, Deadline deadline);
 
 } // namespace dlock::redis

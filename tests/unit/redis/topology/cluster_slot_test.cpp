@@ -1,3 +1,4 @@
+#include "redis/protocol/server_error.hpp"
 #include "redis/protocol/server_reply.hpp"
 #include "redis/topology/cluster_slot.hpp"
 
@@ -32,11 +33,12 @@ TEST_CASE("MOVED and ASK replies are read, anything else is not a redirect", "[c
     for (auto other : {"ERR wrong", "MOVED", "MOVED x h:1", "MOVED 16384 h:1", "MOVED 1 h",
                        "MOVED 1 h:0", "ASK 1 h:99999", "TRYAGAIN Multiple keys"})
         CHECK_FALSE(parse_redirect(other));
-    CHECK(cluster_busy("TRYAGAIN Multiple keys request during rehashing of slot"));
-    CHECK(cluster_busy("CLUSTERDOWN The cluster is down"));
-    CHECK(not_master("READONLY You can't write against a read only replica."));
-    CHECK_FALSE(not_master("ERR READONLY"));
-    CHECK(unblocked("UNBLOCKED force unblock from blocking operation, instance state changed "
-                    "(master -> replica?)"));
-    CHECK_FALSE(unblocked("ERR UNBLOCKED"));
+    CHECK(cluster_busy(classify("TRYAGAIN Multiple keys request during rehashing of slot").code));
+    CHECK(cluster_busy(classify("CLUSTERDOWN The cluster is down").code));
+    CHECK(not_master(classify("READONLY You can't write against a read only replica.").code));
+    CHECK_FALSE(not_master(classify("ERR READONLY").code));
+    CHECK(classify("UNBLOCKED force unblock from blocking operation, instance state changed "
+                   "(master -> replica?)")
+              .code == ServerErrorCode::unblocked);
+    CHECK(classify("ERR UNBLOCKED").code == ServerErrorCode::other);
 }

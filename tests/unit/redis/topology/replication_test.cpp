@@ -1,7 +1,7 @@
 // --min-replicas: what WAIT's answer makes of an acquisition and of renewals, and the replies of
 // a demoted master (Sentinel).
 
-#include "redis/protocol/server_reply.hpp"
+#include "redis/protocol/server_error.hpp"
 #include "redis/topology/replication.hpp"
 
 #include <catch2/catch.hpp>
@@ -19,9 +19,12 @@ std::optional<Result<int64_t>> acks(int64_t n) {
     return Result<int64_t>(n);
 }
 
+// WAIT refused by an error reply (decoded, as Connection does), or a transient I/O failure.
 std::optional<Result<int64_t>> wait_failed(std::string message, bool transient = false) {
-    return Result<int64_t>(
-        tl::unexpected(Error{dlock::Fault::internal, std::move(message), transient}));
+    Error error{dlock::Fault::internal, std::move(message), transient};
+    if (!transient)
+        error.server = std::make_shared<const ServerError>(classify(error.message));
+    return Result<int64_t>(tl::unexpected(std::move(error)));
 }
 
 } // namespace
@@ -34,7 +37,7 @@ TEST_CASE("an acquisition counts once enough replicas acknowledged it", "[replic
 
     auto short_of = check_acknowledged(acks(0), replicas(1, Millis(250)), "the lock");
     REQUIRE_FALSE(short_of);
-    CHECK(short_of.error().fault == dlock::Fault::unavailable);
+    CHECK(short_of.error().fault == Fault::unavailable);
     CHECK(short_of.error().transient); // replicas catch up: tried again within --wait
     CHECK(short_of.error().message.starts_with(
         "only 0 of 1 replicas acknowledged the lock within 250ms (--min-replicas"));
@@ -51,7 +54,7 @@ TEST_CASE("WAIT refused is an error naming --min-replicas", "[replication]") {
         wait_failed("ERR unknown command 'WAIT', with args beginning with: '1' '1000' "),
         replicas(1), "the lock");
     REQUIRE_FALSE(unknown);
-    CHECK(unknown.error().fault == dlock::Fault::unavailable);
+    CHECK(unknown.error().fault == Fault::unavailable);
     CHECK_FALSE(unknown.error().transient);
     CHECK(unknown.error().message == "WAIT, which --min-replicas needs, failed: ERR unknown "
                                      "command 'WAIT', with args beginning with: '1' '1000'");
@@ -64,7 +67,7 @@ TEST_CASE("WAIT refused is an error naming --min-replicas", "[replication]") {
 
 TEST_CASE("a renewal short of the replicas does not count, a lost lease stays lost",
           "[replication]") {
-    std::vector<Result<bool>> renewed{true, false, fail(dlock::Fault::unavailable, "reset", true)};
+    std::vector<Result<bool>> renewed{true, false, fail(Fault::unavailable, "reset", true)};
     auto enough = acknowledged(renewed, acks(2), replicas(2));
     CHECK(*enough[0]);
     CHECK_FALSE(*enough[1]);
@@ -86,11 +89,13 @@ TEST_CASE("a renewal short of the replicas does not count, a lost lease stays lo
 }
 
 TEST_CASE("a demoted master's replies say it is no master", "[replication]") {
-    CHECK(not_master("READONLY You can't write against a read only replica."));
-    CHECK(not_master("MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to "
-                     "'no'."));
+    CHECK(not_master(classify("READONLY You can't write against a read only replica.").code));
+    CHECK(not_master(classify("MASTERDOWN Link with MASTER is down and replica-serve-stale-data "
+                              "is set to 'no'.")
+                         .code));
     // A BLPOP blocked on a master that turns replica.
-    CHECK(not_master("UNBLOCKED force unblock from blocking operation, instance state changed "
-                     "(master -> replica?)"));
-    CHECK_FALSE(not_master("ERR unknown command"));
+    CHECK(not_master(classify("UNBLOCKED force unblock from blocking operation, instance state "
+                              "changed (master -> replica?)")
+                         .code));
+    CHECK_FALSE(not_master(classify("ERR unknown command").code));
 }

@@ -82,3 +82,20 @@ TEST_CASE("the server closing the connection is an error, not a SIGPIPE", "[tran
     REQUIRE_FALSE(written);
     CHECK(written.error().transient);
 }
+
+TEST_CASE("transport failures say their kind", "[transport]") {
+    SocketPair pair;
+    auto transport = redis::plain_transport(pair.fds[0]);
+    char buffer[64];
+    auto timed_out = transport->read_some(buffer, Clock::now() + 10ms);
+    REQUIRE_FALSE(timed_out);
+    CHECK(timed_out.error().io == IoFailure::timeout);
+    CHECK_FALSE(timed_out.error().server);
+    pair.close_server();
+    auto closed = transport->read_some(buffer, Clock::now() + 1s);
+    REQUIRE_FALSE(closed);
+    CHECK(closed.error().io == IoFailure::closed);
+    auto written = transport->write_all("PING\r\n", Clock::now() + 1s);
+    REQUIRE_FALSE(written);
+    CHECK(written.error().io == IoFailure::reset); // EPIPE
+}
