@@ -1,8 +1,9 @@
 #include "app/bench.hpp"
 
 #include "lock/acquire.hpp"
+#include "lock/self_info.hpp"
 #include "redis/protocol/command_stats.hpp"
-#include "redis/stores/lock_backend.hpp"
+#include "redis/scripts/script_session.hpp"
 #include "util/bench_stats.hpp"
 #include "util/exit_codes.hpp"
 #include "util/output.hpp"
@@ -59,9 +60,11 @@ double per_second(int count, Clock::duration elapsed) {
 
 // Runs `cycles` dlock acquire+release cycles and as many minimal-lock cycles, interleaved in
 // chunks so that both see the same machine load.
-Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o) {
+Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o,
+                                        const lock::BackendFactory& open) {
     const auto keys = lock::Keys::of(c.prefix, o.name + "-uncontended");
-    redis::LockBackend backend(c.redis);
+    TRY_ASSIGN(const auto opened, open());
+    lock::Backend& backend = *opened;
     redis::ScriptSession session(c.redis);
     TRY(session.masters()); // in a Cluster, learns which node has the bench's keys
     TRY_ASSIGN(redis::Connection * found, session.connection(keys.lock));
@@ -109,19 +112,20 @@ Result<Uncontended> measure_uncontended(const Target& c, const BenchOptions& o) 
 // releases and the lock is handed down the queue. Repeated until enough samples.
 class HandoverRun {
   public:
-    HandoverRun(const Target& c, const BenchOptions& o, int waiters)
-        : c_(c), keys_(lock::Keys::of(c.prefix, fmt::format("{}-handover-{}", o.name, waiters))),
+    HandoverRun(const Target& c, const BenchOptions& o, lock::BackendFactory open, int waiters)
+        : c_(c), open_(std::move(open)),
+          keys_(lock::Keys::of(c.prefix, fmt::format("{}-handover-{}", o.name, waiters))),
           waiters_(waiters), rounds_((o.handovers + waiters - 1) / waiters) {}
 
     Result<Handover> run();
 
   private:
-    void worker();
-    Result<void> round(redis::Connection& stats, redis::LockBackend& gate,
-                       redis::CommandCalls& total);
+    void worker(lock::Backend& backend);
+    Result<void> round(redis::Connection& stats, lock::Backend& gate, redis::CommandCalls& total);
     Result<void> wait_queued(redis::Connection& stats);
 
     const Target& c_;
+    lock::BackendFactory open_;
     lock::Keys keys_;
     int waiters_;
     int rounds_;
@@ -135,8 +139,7 @@ class HandoverRun {
     std::atomic<Clock::rep> last_release_{0};
 };
 
-void HandoverRun::worker() {
-    redis::LockBackend backend(c_.redis);
+void HandoverRun::worker(lock::Backend& backend) {
     int seen = 0;
     for (;;) {
         {
@@ -185,7 +188,7 @@ Result<void> HandoverRun::wait_queued(redis::Connection& stats) {
     return fail(Fault::internal, "bench waiters did not queue within 10s");
 }
 
-Result<void> HandoverRun::round(redis::Connection& stats, redis::LockBackend& gate,
+Result<void> HandoverRun::round(redis::Connection& stats, lock::Backend& gate,
                                 redis::CommandCalls& total) {
     auto req = request();
     TRY_ASSIGN(const auto got, gate.acquire(keys_, req));
@@ -220,15 +223,20 @@ Result<Handover> HandoverRun::run() {
     TRY(session.masters()); // in a Cluster, learns which node has the bench's keys
     TRY_ASSIGN(redis::Connection * found, session.connection(keys_.lock));
     redis::Connection& stats = *found;
-    redis::LockBackend gate(c_.redis);
+    TRY_ASSIGN(const auto gate, open_());
+    std::vector<std::unique_ptr<lock::Backend>> backends;
+    for (int i = 0; i < waiters_; ++i) {
+        TRY_ASSIGN(auto backend, open_());
+        backends.push_back(std::move(backend));
+    }
     std::vector<std::thread> threads;
-    for (int i = 0; i < waiters_; ++i)
-        threads.emplace_back([this] { worker(); });
+    for (auto& backend : backends)
+        threads.emplace_back([this, &backend] { worker(*backend); });
 
     redis::CommandCalls total;
     Result<void> ok;
     for (int r = 0; r < rounds_ && ok; ++r)
-        ok = round(stats, gate, total);
+        ok = round(stats, *gate, total);
     {
         std::lock_guard lock(mutex_);
         quit_ = true;
@@ -282,12 +290,15 @@ void print_json(const Target& c, const Uncontended& u, const std::vector<Handove
 
 } // namespace
 
-Result<int> bench(const Target& target, const BenchOptions& options) {
-    TRY(refuse_under_redlock(target, "dlock bench"));
-    TRY_ASSIGN(const auto uncontended, measure_uncontended(target, options));
+Result<int> bench(lock::Store& store, const Target& target, const BenchOptions& options) {
+    const lock::Capabilities offered = store.capabilities();
+    TRY(lock::require(offered.bench, offered, "dlock bench"));
+    const auto self = self_info("dlock bench");
+    const lock::BackendFactory open = store.leases(0, self, kBenchTtl).factory;
+    TRY_ASSIGN(const auto uncontended, measure_uncontended(target, options, open));
     std::vector<Handover> runs;
     for (int k : options.waiters) {
-        auto h = HandoverRun(target, options, k).run();
+        auto h = HandoverRun(target, options, open, k).run();
         if (!h) {
             h.error().message = fmt::format("handover with {} waiters: {}", k, h.error().message);
             return tl::unexpected(h.error());

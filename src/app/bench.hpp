@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/target.hpp"
+#include "lock/store.hpp"
 #include "util/error.hpp"
 
 #include <string>
@@ -16,7 +17,9 @@ struct BenchOptions {
     bool json = false;
 };
 
-// `dlock bench`: measures this Redis as dlock uses it. Prints a table or JSON on stdout; 0.
-Result<int> bench(const Target& target, const BenchOptions& options);
+// `dlock bench`: measures this Redis as dlock uses it, dlock's side through the leases of
+// `store`, the baseline and command counts on its own connection. Prints a table or JSON on
+// stdout; 0.
+Result<int> bench(lock::Store& store, const Target& target, const BenchOptions& options);
 
 } // namespace dlock::app

@@ -1,11 +1,8 @@
 #include "app/force_release.hpp"
 
-#include "app/quorum.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
 #include "lock/self_info.hpp"
-#include "redis/stores/force_release.hpp"
-#include "redis/stores/status_reader.hpp"
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
@@ -46,9 +43,10 @@ int woke(int64_t woken) {
 
 // The lock is free: if the semaphore of the same name has permits, that is probably what the
 // caller meant to break.
-std::string semaphore_hint(redis::ScriptSession& session, const std::string& prefix,
-                           const std::string& name) {
-    auto semaphore = redis::read_permits(session, prefix, name);
+std::string semaphore_hint(lock::Store& store, const std::string& prefix, const std::string& name) {
+    if (!store.capabilities().semaphores)
+        return "";
+    auto semaphore = store.semaphore(prefix, name);
     if (!semaphore) {
         log::debug("cannot read semaphore {}: {}", name, semaphore.error().message);
         return "";
@@ -61,32 +59,59 @@ std::string semaphore_hint(redis::ScriptSession& session, const std::string& pre
                        name, held, held == 1 ? "" : "s", held == 1 ? "it" : "them");
 }
 
-Result<int> break_lock(redis::ScriptSession& session, const std::string& prefix,
-                       const std::string& name) {
-    const auto keys = lock::Keys::of(prefix, name);
-    const auto self = self_info("dlock release --force " + name);
-    auto broken = redis::force_release_lock(session, keys, self, lock::kWaiterHeartbeat);
-    TRY(broken);
-    if (broken->holds.empty()) {
+// One deployment: what it broke, or why nothing.
+int show_broken(lock::Store& store, const std::string& prefix, const std::string& name,
+                const lock::BrokenLock& broken) {
+    if (broken.holds.empty()) {
         out::print("{} is not held; nothing to release{}\n", name,
-                   semaphore_hint(session, prefix, name));
+                   semaphore_hint(store, prefix, name));
         return exit_code::nothing;
     }
     const int64_t now = wall_now_ms();
-    for (const auto& hold : broken->holds)
+    for (const auto& hold : broken.holds)
         out::print("released {} ({}) held by {}\n", name, how_held(hold.mode),
                    holder_text(hold.holder, now));
-    return woke(broken->woken);
+    return woke(broken.woken);
+}
+
+// Under a quorum: broken on every member at once, each reported on its own line.
+int show_member_breaks(const std::vector<lock::MemberBroken>& members, const std::string& name) {
+    const int64_t now = wall_now_ms();
+    bool any = false;
+    for (const auto& member : members) {
+        if (!member.broken) {
+            out::print("{}: unreachable: {}\n", member.name, member.broken.error().message);
+            continue;
+        }
+        for (const auto& hold : member.broken->holds)
+            out::print("{}: released {} ({}) held by {}\n", member.name, name, how_held(hold.mode),
+                       holder_text(hold.holder, now));
+        any = any || !member.broken->holds.empty();
+    }
+    if (!any) {
+        out::print("{} is not held on any member that answered; nothing to release\n", name);
+        return exit_code::nothing;
+    }
+    return exit_code::ok;
+}
+
+Result<int> break_lock(lock::Store& store, const std::string& prefix, const std::string& name) {
+    const auto keys = lock::Keys::of(prefix, name);
+    const auto self = self_info("dlock release --force " + name);
+    TRY_ASSIGN(const auto broken, store.force_release(keys, self, lock::kWaiterHeartbeat));
+    if (broken.size() == 1 && broken.front().name.empty() && broken.front().broken)
+        return show_broken(store, prefix, name, *broken.front().broken);
+    return show_member_breaks(broken, name);
 }
 
 // `permit` "" breaks every permit.
-Result<int> break_permits(redis::ScriptSession& session, const std::string& prefix,
-                          const std::string& name, const std::string& permit) {
+Result<int> break_permits(lock::Store& store, const std::string& prefix, const std::string& name,
+                          const std::string& permit) {
     const auto keys = lock::Keys::of(prefix, name);
     const auto self =
         self_info(permit.empty() ? "dlock release --force --all-permits " + name
                                  : "dlock release --force --permit " + permit + " " + name);
-    auto broken = redis::force_release_permits(session, keys, permit, self, lock::kWaiterHeartbeat);
+    auto broken = store.force_release_permits(keys, permit, self, lock::kWaiterHeartbeat);
     TRY(broken);
     if (broken->permits.empty()) {
         if (permit.empty())
@@ -104,33 +129,6 @@ Result<int> break_permits(redis::ScriptSession& session, const std::string& pref
     return woke(broken->woken);
 }
 
-// Under Redlock: broken on every member at once, each reported on its own line.
-Result<int> break_quorum_lock(const Target& target, const std::string& name) {
-    const auto keys = lock::Keys::of(target.prefix, name);
-    const auto self = self_info("dlock release --force " + name);
-    TRY_ASSIGN(const auto broken,
-               on_every_member<redis::BrokenLock>(target, [&](redis::ScriptSession& session) {
-                   return redis::force_release_lock(session, keys, self, lock::kWaiterHeartbeat);
-               }));
-    const int64_t now = wall_now_ms();
-    bool any = false;
-    for (size_t i = 0; i < broken.size(); ++i) {
-        if (!broken[i]) {
-            out::print("{}: unreachable: {}\n", member_name(target, i), broken[i].error().message);
-            continue;
-        }
-        for (const auto& hold : broken[i]->holds)
-            out::print("{}: released {} ({}) held by {}\n", member_name(target, i), name,
-                       how_held(hold.mode), holder_text(hold.holder, now));
-        any = any || !broken[i]->holds.empty();
-    }
-    if (!any) {
-        out::print("{} is not held on any member that answered; nothing to release\n", name);
-        return exit_code::nothing;
-    }
-    return exit_code::ok;
-}
-
 } // namespace
 
 Result<std::string> parse_permit_id(std::string_view text) {
@@ -144,17 +142,14 @@ Result<std::string> parse_permit_id(std::string_view text) {
     return std::string(text);
 }
 
-Result<int> force_release(const Target& target, const ForceReleaseOptions& options) {
-    if (!target.quorum.empty()) {
-        if (!options.permit.empty() || options.all_permits)
-            TRY(refuse_under_redlock(target, "--permit and --all-permits (semaphores)"));
-        return break_quorum_lock(target, options.name);
+Result<int> force_release(lock::Store& store, const Target& target,
+                          const ForceReleaseOptions& options) {
+    if (!options.permit.empty() || options.all_permits) {
+        const lock::Capabilities offered = store.capabilities();
+        TRY(lock::require(offered.semaphores, offered, "--permit and --all-permits (semaphores)"));
+        return break_permits(store, target.prefix, options.name, options.permit);
     }
-    redis::ScriptSession session(target.redis);
-    TRY(session.connect());
-    if (!options.permit.empty() || options.all_permits)
-        return break_permits(session, target.prefix, options.name, options.permit);
-    return break_lock(session, target.prefix, options.name);
+    return break_lock(store, target.prefix, options.name);
 }
 
 } // namespace dlock::app

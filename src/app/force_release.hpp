@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/target.hpp"
+#include "lock/store.hpp"
 #include "util/error.hpp"
 
 #include <string>
@@ -25,6 +26,8 @@ Result<std::string> parse_permit_id(std::string_view text);
 // many semaphore waiters as permits it freed. Prints what it broke; 0 when it broke something,
 // exit_code::nothing when there was nothing to break. The holders notice at their next
 // renewal and stop their commands (exit 76).
-Result<int> force_release(const Target& target, const ForceReleaseOptions& options);
+// Under a quorum, every member breaks the lock; semaphores need a store that offers them.
+Result<int> force_release(lock::Store& store, const Target& target,
+                          const ForceReleaseOptions& options);
 
 } // namespace dlock::app

@@ -1,9 +1,7 @@
 #include "app/history.hpp"
 
-#include "app/quorum.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
-#include "redis/stores/history.hpp"
 #include "util/exit_codes.hpp"
 #include "util/json.hpp"
 #include "util/output.hpp"
@@ -29,7 +27,7 @@ bool is_number(std::string_view text) {
     return ec == std::errc() && end == text.data() + text.size();
 }
 
-std::string entry_json(const redis::HistoryEntry& e) {
+std::string entry_json(const lock::HistoryEntry& e) {
     std::string out = fmt::format("{{\"id\":{},\"time_ms\":{}", json_string(e.id), e.time_ms);
     for (const auto& [k, v] : e.fields) {
         const bool numeric =
@@ -41,7 +39,7 @@ std::string entry_json(const redis::HistoryEntry& e) {
 }
 
 // The other party of a skip, a forced release or a lost lease.
-std::string other_party(const redis::HistoryEntry& e) {
+std::string other_party(const lock::HistoryEntry& e) {
     const auto found = e.other();
     if (!found)
         return "";
@@ -56,7 +54,7 @@ std::string other_party(const redis::HistoryEntry& e) {
     return out;
 }
 
-std::string details(const redis::HistoryEntry& e) {
+std::string details(const lock::HistoryEntry& e) {
     std::string out(e.field("command"));
     const auto event = e.field("event");
     const std::string other = other_party(e);
@@ -81,76 +79,7 @@ std::string details(const redis::HistoryEntry& e) {
     return out;
 }
 
-// Under Redlock every member records the same event in its own stream, at its own time. Entries
-// of different members with the same event, host, pid and mode less than kSameEvent apart are
-// one event: shown once, newest first, with "members": "K/N", and the largest token (a new
-// holder's token is the largest counter of its majority).
-constexpr int64_t kSameEventMs = 2000;
-
-std::vector<redis::HistoryEntry>
-merge_members(const std::vector<Result<std::vector<redis::HistoryEntry>>>& per_member,
-              size_t count) {
-    struct Seen {
-        redis::HistoryEntry entry;
-        std::vector<size_t> members;
-    };
-    std::vector<std::pair<size_t, const redis::HistoryEntry*>> all;
-    for (size_t m = 0; m < per_member.size(); ++m)
-        if (per_member[m])
-            for (const auto& e : *per_member[m])
-                all.emplace_back(m, &e);
-    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
-        return a.second->time_ms > b.second->time_ms;
-    });
-    auto same = [](const redis::HistoryEntry& a, const redis::HistoryEntry& b) {
-        for (std::string_view f : {"event", "host", "pid", "mode", "permit"})
-            if (a.field(f) != b.field(f))
-                return false;
-        return std::abs(a.time_ms - b.time_ms) < kSameEventMs;
-    };
-    std::vector<Seen> events;
-    for (const auto& [member, e] : all) {
-        auto found = std::find_if(events.begin(), events.end(), [&](const Seen& s) {
-            return same(s.entry, *e) &&
-                   std::find(s.members.begin(), s.members.end(), member) == s.members.end();
-        });
-        if (found == events.end()) {
-            events.push_back({*e, {member}});
-            continue;
-        }
-        found->members.push_back(member);
-        if (e->number("fence") > found->entry.number("fence"))
-            for (auto& [k, v] : found->entry.fields)
-                if (k == "fence")
-                    v = std::string(e->field("fence"));
-    }
-    std::vector<redis::HistoryEntry> out;
-    for (auto& seen : events) {
-        if (out.size() == count)
-            break;
-        seen.entry.fields.emplace_back(
-            "members", fmt::format("{}/{}", seen.members.size(), per_member.size()));
-        out.push_back(std::move(seen.entry));
-    }
-    return out;
-}
-
-Result<std::vector<redis::HistoryEntry>> read_entries(const Target& target, const std::string& key,
-                                                      int64_t count) {
-    if (target.quorum.empty()) {
-        redis::ScriptSession session(target.redis);
-        TRY(session.connect());
-        return redis::read_history(session, key, count);
-    }
-    // Each member's newest `count`: the merged newest `count` are among them.
-    TRY_ASSIGN(const auto per_member, on_every_member<std::vector<redis::HistoryEntry>>(
-                                          target, [&](redis::ScriptSession& session) {
-                                              return redis::read_history(session, key, count);
-                                          }));
-    return merge_members(per_member, static_cast<size_t>(count));
-}
-
-std::vector<std::string> entry_row(const redis::HistoryEntry& e) {
+std::vector<std::string> entry_row(const lock::HistoryEntry& e) {
     const auto token = !e.field("fence").empty() ? e.field("fence") : e.field("other_fence");
     const auto duration = e.field("duration_ms");
     const auto exit_status = e.field("exit_status");
@@ -172,9 +101,8 @@ std::vector<std::string> entry_row(const redis::HistoryEntry& e) {
 
 } // namespace
 
-Result<int> history(const Target& target, const HistoryOptions& options) {
-    const auto key = lock::Keys::of(target.prefix, options.name).history;
-    auto entries = read_entries(target, key, options.count);
+Result<int> history(lock::Store& store, const Target& target, const HistoryOptions& options) {
+    auto entries = store.history(lock::Keys::of(target.prefix, options.name), options.count);
     TRY(entries);
     if (options.json) {
         std::string out;

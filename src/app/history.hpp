@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/target.hpp"
+#include "lock/store.hpp"
 #include "util/error.hpp"
 
 #include <cstdint>
@@ -18,7 +19,8 @@ struct HistoryOptions {
 };
 
 // `dlock history NAME`: the newest entries first. 0 when there were some, exit_code::nothing
-// when the name has no history.
-Result<int> history(const Target& target, const HistoryOptions& options);
+// when the name has no history. Under a quorum, each event once, with the members that
+// recorded it.
+Result<int> history(lock::Store& store, const Target& target, const HistoryOptions& options);
 
 } // namespace dlock::app

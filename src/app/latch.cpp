@@ -1,7 +1,6 @@
 #include "app/latch.hpp"
 
 #include "lock/keys.hpp"
-#include "redis/stores/latch_store.hpp"
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
@@ -10,6 +9,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <memory>
 #include <optional>
 
 namespace dlock::app {
@@ -21,6 +21,13 @@ constexpr Millis kWakeTtl{2 * kLatchWaiterHeartbeat.count()};
 
 tl::unexpected<Error> no_such(std::string_view name) {
     return fail(Fault::no_such_latch, fmt::format("no such latch {}", name));
+}
+
+// The store's latches, or the refusal of a store that has none.
+Result<std::unique_ptr<lock::Latches>> latches_of(lock::Store& store) {
+    const lock::Capabilities offered = store.capabilities();
+    TRY(lock::require(offered.latches, offered, "dlock latch"));
+    return store.latches();
 }
 
 } // namespace
@@ -39,18 +46,18 @@ Result<int64_t> parse_latch_count(std::string_view text, std::string_view what) 
     return value;
 }
 
-Result<int> latch_create(const Target& target, const LatchCreateOptions& options) {
-    TRY(refuse_under_redlock(target, "dlock latch"));
+Result<int> latch_create(lock::Store& store, const Target& target,
+                         const LatchCreateOptions& options) {
+    TRY_ASSIGN(const auto latches, latches_of(store));
     const auto keys = lock::LatchKeys::of(target.prefix, options.name);
-    redis::LatchStore store(target.redis);
-    auto created = store.create(keys, options.count, options.ttl);
+    auto created = latches->create(keys, options.count, options.ttl);
     TRY(created);
     const int64_t current = created->count, initial = created->initial;
-    if (created->outcome == redis::LatchStore::Created::Outcome::conflict)
+    if (created->outcome == lock::Latches::Created::Outcome::conflict)
         return usage_error(fmt::format("latch {} already exists with count {} (now {}), not {}; it "
                                        "stays until its TTL ends",
                                        options.name, initial, current, options.count));
-    if (created->outcome == redis::LatchStore::Created::Outcome::created)
+    if (created->outcome == lock::Latches::Created::Outcome::created)
         log::info("created latch {} with count {}", options.name, options.count);
     else
         log::info("latch {} exists (count {} of {}); TTL refreshed", options.name, current,
@@ -58,11 +65,11 @@ Result<int> latch_create(const Target& target, const LatchCreateOptions& options
     return exit_code::ok;
 }
 
-Result<int> latch_count_down(const Target& target, const LatchCountDownOptions& options) {
-    TRY(refuse_under_redlock(target, "dlock latch"));
+Result<int> latch_count_down(lock::Store& store, const Target& target,
+                             const LatchCountDownOptions& options) {
+    TRY_ASSIGN(const auto latches, latches_of(store));
     const auto keys = lock::LatchKeys::of(target.prefix, options.name);
-    redis::LatchStore store(target.redis);
-    auto counted = store.count_down(keys, options.n, random_hex(16), kWakeTtl);
+    auto counted = latches->count_down(keys, options.n, random_hex(16), kWakeTtl);
     TRY(counted);
     if (!counted->exists)
         return no_such(options.name);
@@ -71,17 +78,16 @@ Result<int> latch_count_down(const Target& target, const LatchCountDownOptions& 
     return exit_code::ok;
 }
 
-Result<int> latch_wait(const Target& target, const LatchWaitOptions& options) {
-    TRY(refuse_under_redlock(target, "dlock latch"));
+Result<int> latch_wait(lock::Store& store, const Target& target, const LatchWaitOptions& options) {
+    TRY_ASSIGN(const auto latches, latches_of(store));
     const auto keys = lock::LatchKeys::of(target.prefix, options.name);
     const auto start = Clock::now();
-    redis::LatchStore store(target.redis);
     const std::string waiter = random_hex(16);
     std::optional<int64_t> last_count; // set once the latch was seen: then absent means expired
     for (;;) {
-        auto round = store.wait_round(keys, waiter, kLatchWaiterHeartbeat);
+        auto round = latches->wait_round(keys, waiter, kLatchWaiterHeartbeat);
         TRY(round);
-        using State = redis::LatchStore::Round::State;
+        using State = lock::Latches::Round::State;
         const int64_t count = round->count;
         if (round->state == State::missing && last_count)
             return fail(Fault::no_such_latch,
@@ -98,24 +104,24 @@ Result<int> latch_wait(const Target& target, const LatchWaitOptions& options) {
         if (options.wait) {
             const auto waited = std::chrono::duration_cast<Millis>(Clock::now() - start);
             if (waited >= *options.wait) {
-                (void)store.leave(keys, waiter);
+                (void)latches->leave(keys, waiter);
                 log::warn("latch {} still at {} after waiting {}", options.name, count,
                           format_duration(*options.wait));
                 return options.timeout_exit_code;
             }
             block = std::min(block, *options.wait - waited);
         }
-        auto token = store.await_token(keys, waiter, block);
+        auto token = latches->await_token(keys, waiter, block);
         TRY(token);
         // Token or not, the next round re-checks the count and refreshes the registration.
     }
 }
 
-Result<int> latch_status(const Target& target, const LatchStatusOptions& options) {
-    TRY(refuse_under_redlock(target, "dlock latch"));
+Result<int> latch_status(lock::Store& store, const Target& target,
+                         const LatchStatusOptions& options) {
+    TRY_ASSIGN(const auto latches, latches_of(store));
     const auto keys = lock::LatchKeys::of(target.prefix, options.name);
-    redis::LatchStore store(target.redis);
-    auto latch = store.status(keys);
+    auto latch = latches->status(keys);
     TRY(latch);
     const bool exists = latch->has_value();
     const lock::LatchStatus state = latch->value_or(lock::LatchStatus{});

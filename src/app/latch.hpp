@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/target.hpp"
+#include "lock/store.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
 #include "util/exit_codes.hpp"
@@ -47,10 +48,14 @@ inline constexpr Millis kLatchWaiterHeartbeat{3000};
 inline constexpr Millis kLatchWaitRound{1000};
 
 // Each returns dlock's exit status: 0, or for latch_wait the timeout exit status after its
-// warning; a failure (Fault::no_such_latch included) as an Error, not yet reported.
-Result<int> latch_create(const Target& target, const LatchCreateOptions& options);
-Result<int> latch_count_down(const Target& target, const LatchCountDownOptions& options);
-Result<int> latch_wait(const Target& target, const LatchWaitOptions& options);
-Result<int> latch_status(const Target& target, const LatchStatusOptions& options);
+// warning; a failure (exit_code::no_such_latch included) as an Error, not yet reported. A
+// store without latches is refused.
+Result<int> latch_create(lock::Store& store, const Target& target,
+                         const LatchCreateOptions& options);
+Result<int> latch_count_down(lock::Store& store, const Target& target,
+                             const LatchCountDownOptions& options);
+Result<int> latch_wait(lock::Store& store, const Target& target, const LatchWaitOptions& options);
+Result<int> latch_status(lock::Store& store, const Target& target,
+                         const LatchStatusOptions& options);
 
 } // namespace dlock::app

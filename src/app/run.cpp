@@ -8,7 +8,6 @@
 #include "process/exit_status.hpp"
 #include "process/fd_budget.hpp"
 #include "process/supervisor.hpp"
-#include "redis/stores/backends.hpp"
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
 #include "util/signal_latch.hpp"
@@ -119,25 +118,29 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
     return status;
 }
 
+// What the store must offer for `options`, checked before anything is written to it.
+Result<void> check_offered(const lock::Store& store, const RunOptions& options) {
+    const lock::Capabilities offered = store.capabilities();
+    if (options.permits > 0)
+        TRY(lock::require(offered.semaphores, offered, "dlock sem run"));
+    if (options.shared)
+        TRY(lock::require(offered.shared_holds, offered, "a shared lock (-s)"));
+    if (options.min_hold > Millis(0))
+        TRY(lock::require(offered.min_hold, offered, "--min-hold"));
+    return {};
+}
+
 } // namespace
 
-Result<int> run(const Target& target, const RunOptions& options) {
-    if (options.permits > 0)
-        TRY(refuse_under_redlock(target, "dlock sem run"));
-    if (options.shared)
-        TRY(refuse_under_redlock(target, "a shared lock (-s)"));
-    if (options.min_hold > Millis(0))
-        TRY(refuse_under_redlock(target, "--min-hold"));
-    // Before anything is written to Redis. Redlock: a connection per member, twice.
-    const int extra_members =
-        target.quorum.empty() ? 0 : static_cast<int>(target.quorum.size()) - 1;
-    TRY(check_fd_budget(kRunFds + 2 * extra_members));
+Result<int> run(lock::Store& store, const Target& target, const RunOptions& options) {
+    TRY(check_offered(store, options));
+    // Before anything is written to the store: a connection per server, twice.
+    TRY(check_fd_budget(kRunFds + 2 * (store.servers() - 1)));
     // A permit is never re-entered: a nested `sem run` takes another one.
     const auto owners = RunOwners::resolve(options.names, options.permits == 0);
     const lock::HolderInfo self = self_info(options.command_line);
-    auto [store, factory] =
-        redis::stores_for(target.quorum, target.redis, options.permits, self, options.ttl);
-    lock::Backend& backend = *store;
+    auto [lease_backend, factory] = store.leases(options.permits, self, options.ttl);
+    lock::Backend& backend = *lease_backend;
     lock::LeaseSet leases(std::move(factory), options.ttl, options.kill_after,
                           lock::kWaiterHeartbeat);
     // A signal while a multi-name run waits for a later name must not leave the earlier ones

@@ -2,6 +2,7 @@
 
 #include "app/target.hpp"
 #include "lock/lease_clock.hpp"
+#include "lock/store.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
 #include "util/exit_codes.hpp"
@@ -32,7 +33,7 @@ struct RunOptions {
 // them, release. Returns the exit status (see util/exit_codes.hpp): the command's own, or one
 // that app/run_report.hpp has explained on stderr (the lock not obtained, the lease lost). An
 // Error is a failure of dlock before the command could run (not yet reported), after which no
-// lease is left held.
-Result<int> run(const Target& target, const RunOptions& options);
+// lease is left held. `store` is where the leases live; what it does not offer is refused.
+Result<int> run(lock::Store& store, const Target& target, const RunOptions& options);
 
 } // namespace dlock::app

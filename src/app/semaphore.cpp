@@ -1,22 +1,17 @@
 #include "app/semaphore.hpp"
 
-#include "app/status_view.hpp"
-#include "redis/stores/status_reader.hpp"
 #include "util/exit_codes.hpp"
-#include "util/output.hpp"
-
-#include <fmt/format.h>
 
 namespace dlock::app {
 
-Result<int> semaphore_status(const Target& target, const SemaphoreStatusOptions& options) {
-    TRY(refuse_under_redlock(target, "dlock sem status"));
-    redis::ScriptSession session(target.redis);
-    TRY(session.connect());
-    auto state = redis::read_permits(session, target.prefix, options.name);
-    TRY(state);
-    out::print("{}", options.json ? permits_json(*state) + "\n" : permits_table(*state));
-    return state->permits.empty() ? exit_code::nothing : exit_code::ok;
+Result<SemaphoreAnswer> semaphore_status(lock::Store& store, const Target& target,
+                                         const SemaphoreStatusOptions& options) {
+    const lock::Capabilities offered = store.capabilities();
+    TRY(lock::require(offered.semaphores, offered, "dlock sem status"));
+    SemaphoreAnswer answer;
+    TRY_ASSIGN(answer.semaphore, store.semaphore(target.prefix, options.name));
+    answer.exit_status = answer.semaphore.permits.empty() ? exit_code::nothing : exit_code::ok;
+    return answer;
 }
 
 } // namespace dlock::app

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "app/target.hpp"
+#include "lock/store.hpp"
 #include "util/error.hpp"
+#include "util/exit_codes.hpp"
 
 #include <string>
 
@@ -12,8 +14,15 @@ struct SemaphoreStatusOptions {
     bool json = false;
 };
 
-// `dlock sem status NAME [--json]`: reads the semaphore permit by permit (redis/status_reader)
-// and prints it (app/status_view). 0 if a permit is held, exit_code::nothing if none.
-Result<int> semaphore_status(const Target& target, const SemaphoreStatusOptions& options);
+// What `dlock sem status` found, for cli/status_view.hpp to show.
+struct SemaphoreAnswer {
+    lock::SemaphorePermits semaphore;
+    int exit_status = exit_code::nothing; // 0 if a permit is held, exit_code::nothing if none
+};
+
+// `dlock sem status NAME`: reads the semaphore permit by permit, when `store` offers
+// semaphores.
+Result<SemaphoreAnswer> semaphore_status(lock::Store& store, const Target& target,
+                                         const SemaphoreStatusOptions& options);
 
 } // namespace dlock::app

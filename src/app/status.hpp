@@ -1,7 +1,9 @@
 #pragma once
 
 #include "app/target.hpp"
+#include "lock/store.hpp"
 #include "util/error.hpp"
+#include "util/exit_codes.hpp"
 
 #include <string>
 #include <vector>
@@ -14,8 +16,17 @@ struct StatusOptions {
     bool names_only = false; // `--names`: just the names in use, one per line
 };
 
-// `dlock status`: 0 when at least one name is held (a lock holder, a semaphore permit, a lock
-// kept by --min-hold) or is an existing latch; exit_code::nothing when none is.
-Result<int> status(const Target& target, const StatusOptions& options);
+// What `dlock status` found, for cli/status_view.hpp to show.
+struct StatusAnswer {
+    std::vector<std::string> names; // with names_only: the names in use, sorted
+    lock::StatusReading reading;    // otherwise
+    // 0 when at least one name is held (a lock holder, a semaphore permit, a lock kept by
+    // --min-hold; under a quorum, by a majority) or is an existing latch; exit_code::nothing
+    // when none is.
+    int exit_status = exit_code::nothing;
+};
+
+// `dlock status`: reads the names of options.names (or every name in use) from `store`.
+Result<StatusAnswer> status(lock::Store& store, const Target& target, const StatusOptions& options);
 
 } // namespace dlock::app

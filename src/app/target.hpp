@@ -3,7 +3,6 @@
 #include "redis/topology/deployment.hpp"
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace dlock::app {
@@ -16,9 +15,5 @@ struct Target {
     std::vector<redis::Deployment> quorum;
     std::string prefix = "dlock";
 };
-
-// A usage error for `what` (a subcommand or option) under Redlock, which offers exclusive
-// locks only; nothing when the target is one deployment.
-Result<void> refuse_under_redlock(const Target& target, std::string_view what);
 
 } // namespace dlock::app

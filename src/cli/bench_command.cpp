@@ -1,5 +1,6 @@
 #include "cli/bench_command.hpp"
 
+#include "cli/command_support.hpp"
 #include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
 #include "lock/keys.hpp"
@@ -57,7 +58,7 @@ Result<void> BenchCommand::check(const GlobalOptions& globals) const {
 Result<int> BenchCommand::execute(const GlobalOptions& globals) {
     TRY_ASSIGN(const auto target, globals.resolve());
     TRY_ASSIGN(const auto bench_options, options());
-    return app::bench(target, bench_options);
+    return app::bench(*store_for(target), target, bench_options);
 }
 
 } // namespace dlock::cli

@@ -1,6 +1,7 @@
 #include "cli/command_support.hpp"
 
 #include "lock/keys.hpp"
+#include "redis/stores/backends.hpp"
 
 namespace dlock::cli {
 
@@ -9,6 +10,10 @@ Result<app::Target> target_for(const GlobalOptions& globals,
     for (const auto& name : names)
         TRY(lock::validate_name(name));
     return globals.resolve();
+}
+
+std::unique_ptr<lock::Store> store_for(const app::Target& target) {
+    return redis::store_for(target.quorum, target.redis);
 }
 
 } // namespace dlock::cli

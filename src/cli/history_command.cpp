@@ -38,7 +38,7 @@ Result<void> HistoryCommand::check(const GlobalOptions& globals) const {
 
 Result<int> HistoryCommand::execute(const GlobalOptions& globals) {
     TRY_ASSIGN(const auto p, plan(globals));
-    return app::history(p.target, p.options);
+    return app::history(*store_for(p.target), p.target, p.options);
 }
 
 } // namespace dlock::cli

@@ -1,6 +1,7 @@
 #include "cli/latch_command.hpp"
 
 #include "app/latch.hpp"
+#include "cli/command_support.hpp"
 #include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
 #include "lock/keys.hpp"
@@ -88,13 +89,14 @@ Result<void> LatchCommand::check(const GlobalOptions& globals) const {
 
 Result<int> LatchCommand::execute(const GlobalOptions& globals) {
     TRY_ASSIGN(const auto p, plan(globals));
+    const auto store = store_for(p.target);
     if (create_->parsed())
-        return app::latch_create(p.target, p.create);
+        return app::latch_create(*store, p.target, p.create);
     if (count_down_->parsed())
-        return app::latch_count_down(p.target, p.count_down);
+        return app::latch_count_down(*store, p.target, p.count_down);
     if (wait_->parsed())
-        return app::latch_wait(p.target, p.wait);
-    return app::latch_status(p.target, {name_, json_});
+        return app::latch_wait(*store, p.target, p.wait);
+    return app::latch_status(*store, p.target, {name_, json_});
 }
 
 } // namespace dlock::cli

@@ -48,7 +48,7 @@ Result<void> ReleaseCommand::check(const GlobalOptions& globals) const {
 
 Result<int> ReleaseCommand::execute(const GlobalOptions& globals) {
     TRY_ASSIGN(const auto p, plan(globals));
-    return app::force_release(p.target, p.options);
+    return app::force_release(*store_for(p.target), p.target, p.options);
 }
 
 } // namespace dlock::cli

@@ -1,5 +1,6 @@
 #include "cli/run_command.hpp"
 
+#include "cli/command_support.hpp"
 #include "cli/exit_help.hpp"
 #include "lock/lease_clock.hpp"
 #include "util/duration.hpp"
@@ -147,7 +148,7 @@ Result<void> RunCommand::check(const GlobalOptions& globals,
 Result<int> RunCommand::execute(const GlobalOptions& globals,
                                 const std::vector<std::string>& command) {
     TRY_ASSIGN(const auto ready, plan(globals, command));
-    return app::run(ready.target, ready.options);
+    return app::run(*store_for(ready.target), ready.target, ready.options);
 }
 
 } // namespace dlock::cli

@@ -3,6 +3,8 @@
 #include "app/semaphore.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_help.hpp"
+#include "cli/status_view.hpp"
+#include "util/output.hpp"
 
 namespace dlock::cli {
 namespace {
@@ -44,7 +46,10 @@ Result<int> SemCommand::execute(const GlobalOptions& globals,
     if (runs_command())
         return run_.execute(globals, command);
     TRY_ASSIGN(const auto target, status_target(globals, command));
-    return app::semaphore_status(target, {name_, json_});
+    const auto store = store_for(target);
+    TRY_ASSIGN(const auto answer, app::semaphore_status(*store, target, {name_, json_}));
+    out::write(json_ ? permits_json(answer.semaphore) + "\n" : permits_table(answer.semaphore));
+    return answer.exit_status;
 }
 
 } // namespace dlock::cli

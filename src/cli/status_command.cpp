@@ -3,6 +3,8 @@
 #include "app/status.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_help.hpp"
+#include "cli/status_view.hpp"
+#include "util/output.hpp"
 
 namespace dlock::cli {
 
@@ -28,7 +30,10 @@ Result<void> StatusCommand::check(const GlobalOptions& globals) const {
 
 Result<int> StatusCommand::execute(const GlobalOptions& globals) {
     TRY_ASSIGN(const auto ready, target(globals));
-    return app::status(ready, {names_, json_, names_only_});
+    const auto store = store_for(ready);
+    TRY_ASSIGN(const auto answer, app::status(*store, ready, {names_, json_, names_only_}));
+    out::write(status_text(answer, ready.prefix, json_, names_only_));
+    return answer.exit_status;
 }
 
 } // namespace dlock::cli

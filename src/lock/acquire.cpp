@@ -30,14 +30,7 @@ void give_up(Backend& backend, const AcquireSpec& spec, bool reply_lost, bool qu
     if (reply_lost) {
         log::info("no reply to the acquire of {}: giving back hold {} in case it ran",
                   spec.keys.lock, r.hold_id);
-        auto release = [&](bool shared) {
-            return backend.release(spec.keys, ReleaseRequest{r.owner, r.hold_id, r.heartbeat,
-                                                             shared, std::nullopt, Millis(0)});
-        };
-        auto released = release(r.shared);
-        // An exclusive owner asking for shared re-enters exclusively.
-        if (released && !*released && r.shared)
-            released = release(false);
+        auto released = give_back(backend, spec.keys, r);
         if (!released) {
             log::info("could not give back hold {}: {}; if the acquire ran, {} expires within {}",
                       r.hold_id, released.error().message, spec.keys.lock, format_duration(r.ttl));
@@ -46,6 +39,30 @@ void give_up(Backend& backend, const AcquireSpec& spec, bool reply_lost, bool qu
     }
     if (!r.waiter_id.empty() && (queued || reply_lost))
         (void)backend.leave_queue(spec.keys, r.waiter_id, r.heartbeat);
+}
+
+// One acquire call. A hold granted unreplicated is given back here and becomes its error, with
+// `given_back` set: its reply was not lost, so giving up must not give it back again.
+Result<AcquireOutcome> try_acquire(Backend& backend, const AcquireSpec& spec, bool& given_back) {
+    auto outcome = backend.acquire(spec.keys, spec.request);
+    given_back = false;
+    if (!outcome || !outcome->acquired || !outcome->unreplicated)
+        return outcome;
+    const Error why = *outcome->unreplicated;
+    (void)give_back(backend, spec.keys, spec.request);
+    given_back = true;
+    return tl::unexpected(why);
+}
+
+// How long a waiter refused with `last` blocks before it asks again: until woken, but never
+// past our deadline, our next heartbeat, or the moment what blocks us may end without a wake-up
+// (+ a little slack): the holder's lease expiring without a release, or a dead waiter ahead of
+// us being dropped.
+Millis block_for(const AcquireOutcome& last, Millis left, Millis slice) {
+    Millis block = std::min(left, slice);
+    if (last.lease_left.count() >= 0)
+        block = std::min(block, last.lease_left + Millis(5));
+    return std::max(block, Millis(1));
 }
 
 } // namespace
@@ -63,7 +80,8 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
     Backoff backoff;
     for (;;) {
         const auto sent_at = Clock::now();
-        auto outcome = backend.acquire(spec.keys, spec.request);
+        bool given_back = false;
+        auto outcome = try_acquire(backend, spec, given_back);
         if (!outcome) {
             // A transient error (reset connection, timeout, Redis loading or busy) is retried
             // within the wait, with the same hold id and waiter id: if the lost call ran, the
@@ -76,7 +94,7 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
                 std::this_thread::sleep_for(pause);
                 continue;
             }
-            give_up(backend, spec, error.transient, queued);
+            give_up(backend, spec, error.transient && !given_back, queued);
             return tl::unexpected(outcome.error());
         }
         backoff.reset();
@@ -93,19 +111,26 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
                                           spec.request.heartbeat);
             return Refused{last, may_wait};
         }
-        // Block until woken, but never past our deadline, our next heartbeat, or the moment
-        // what blocks us may end without a wake-up (+ a little slack): the holder's lease
-        // expiring without a release, or a dead waiter ahead of us being dropped.
-        Millis block = std::min(left, slice);
-        if (last.lease_left.count() >= 0)
-            block = std::min(block, last.lease_left + Millis(5));
-        block = std::max(block, Millis(1));
-        auto woken = backend.await_wake(spec.keys, spec.request.waiter_id, block);
+        auto woken =
+            backend.await_wake(spec.keys, spec.request.waiter_id, block_for(last, left, slice));
         if (!woken) {
             log::debug("waiting for {}: {}; retrying", spec.keys.lock, woken.error().message);
             std::this_thread::sleep_for(std::min(backoff.next(), until(deadline)));
         }
     }
+}
+
+Result<std::optional<int64_t>> give_back(Backend& backend, const Keys& keys,
+                                         const AcquireRequest& r) {
+    auto release = [&](bool shared) {
+        return backend.release(
+            keys, ReleaseRequest{r.owner, r.hold_id, r.heartbeat, shared, std::nullopt, Millis(0)});
+    };
+    auto released = release(r.shared);
+    // An exclusive owner asking for shared re-enters exclusively.
+    if (released && !*released && r.shared)
+        released = release(false);
+    return released;
 }
 
 } // namespace dlock::lock

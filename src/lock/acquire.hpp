@@ -45,6 +45,17 @@ using AcquireResult = Result<std::variant<Acquired, Refused>>;
 // a lost reply is a replay. A caller that gives up after a lost reply first gives back that
 // hold id and leaves the queue (the lost call may have run). An error that is not transient,
 // such as a Redis never reached, is returned at once.
+// A hold the store granted but that it reported unreplicated (AcquireOutcome::unreplicated) is
+// given back at once and handled as the transient error it carries.
 AcquireResult acquire(Backend& backend, AcquireSpec spec);
+
+// Gives back a hold that an acquire with `request` may have taken but that nobody will keep: an
+// unanswered acquire, one the store granted unreplicated, a Redlock member's vote that did not
+// make a majority. By hold id, so where it was never taken nothing changes; a shared request
+// is also tried as exclusive, since an exclusive owner asking for shared re-enters exclusively.
+// Not a release of a lease that ran a command: no exit status, no --min-hold. The one place
+// that decides how a hold goes back.
+Result<std::optional<int64_t>> give_back(Backend& backend, const Keys& keys,
+                                         const AcquireRequest& request);
 
 } // namespace dlock::lock

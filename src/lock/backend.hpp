@@ -57,6 +57,10 @@ struct AcquireOutcome {
     int64_t permit_limit = 0;
     int64_t permits_held = 0;
     std::vector<HolderInfo> permit_holders;
+    // When acquired: the store took the hold but could not make it as durable as asked (fewer
+    // replicas acknowledged it than --min-replicas): the transient error that says so. The
+    // caller gives the hold back (lock::give_back) and may try again.
+    std::optional<Error> unreplicated;
 };
 
 // The last word on a hold: besides who releases what, what the history records and how long

@@ -1,5 +1,6 @@
 #include "redis/redlock/redlock_backend.hpp"
 
+#include "lock/acquire.hpp"
 #include "lock/quorum.hpp"
 #include "util/fan_out.hpp"
 #include "util/log.hpp"
@@ -103,50 +104,51 @@ void RedlockBackend::drop_absurd_fences(const lock::Keys& keys,
     });
 }
 
-Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
-                                                     const lock::AcquireRequest& request) {
-    lock::AcquireRequest r = request;
-    r.waiter_id.clear(); // no member queues us
-    const size_t n = members_.size(), q = lock::quorum(n);
-    const auto sent_at = Clock::now();
-    std::vector<Result<lock::AcquireOutcome>> votes(n);
-    fan_out(n, [&](size_t i) { votes[i] = members_[i]->acquire(keys, r); });
-
-    std::vector<size_t> granted;
-    for (size_t i = 0; i < n; ++i)
-        if (votes[i] && votes[i]->acquired)
-            granted.push_back(i);
-    drop_absurd_fences(keys, votes, granted);
-    if (granted.size() >= q && lock::validity(r.ttl, Clock::now() - sent_at) > Millis(0)) {
-        // The token: the largest counter of the majority, committed back where we hold it.
-        lock::AcquireOutcome held = *votes[granted.front()];
-        for (size_t i : granted) {
-            held.fence = std::max(held.fence, votes[i]->fence);
-            held.holds = std::max(held.holds, votes[i]->holds);
+std::vector<Result<lock::AcquireOutcome>> RedlockBackend::votes_for(const lock::Keys& keys,
+                                                                    const lock::AcquireRequest& r) {
+    std::vector<Result<lock::AcquireOutcome>> votes(members_.size());
+    fan_out(members_.size(), [&](size_t i) {
+        votes[i] = members_[i]->acquire(keys, r);
+        // Granted but not replicated as --min-replicas asks: given back there, a failed vote.
+        if (votes[i] && votes[i]->acquired && votes[i]->unreplicated) {
+            const Error why = *votes[i]->unreplicated;
+            (void)lock::give_back(*members_[i], keys, r);
+            votes[i] = tl::unexpected(why);
         }
-        std::vector<Result<bool>> commits(granted.size());
-        fan_out(granted.size(), [&](size_t j) {
-            commits[j] = members_[granted[j]]->commit_fence(keys, r.owner, held.fence);
-        });
-        const auto committed = static_cast<size_t>(std::count_if(
-            commits.begin(), commits.end(), [](const Result<bool>& c) { return c && *c; }));
-        const Millis left = lock::validity(r.ttl, Clock::now() - sent_at);
-        if (committed >= q && left > Millis(0))
-            return held;
-        log::info("Redlock: {} of {} members committed fencing token {} of {} with {} left; "
-                  "giving it back",
-                  committed, n, held.fence, keys.lock, format_duration(std::max(left, Millis(0))));
-    }
-
-    // Not held: give the hold back on every member, answered or not (a lost reply may have
-    // taken it). By hold id, so a member that did not take it is untouched.
-    std::vector<Result<std::optional<int64_t>>> given_back(n);
-    fan_out(n, [&](size_t i) {
-        given_back[i] =
-            members_[i]->release(keys, lock::ReleaseRequest{r.owner, r.hold_id, r.heartbeat, false,
-                                                            std::nullopt, Millis(0)});
     });
+    return votes;
+}
 
+std::optional<lock::AcquireOutcome>
+RedlockBackend::commit(const lock::Keys& keys, const lock::AcquireRequest& r,
+                       const std::vector<Result<lock::AcquireOutcome>>& votes,
+                       const std::vector<size_t>& granted, Clock::time_point sent_at) {
+    const size_t n = members_.size(), q = lock::quorum(n);
+    // The token: the largest counter of the majority, committed back where we hold it.
+    lock::AcquireOutcome held = *votes[granted.front()];
+    for (size_t i : granted) {
+        held.fence = std::max(held.fence, votes[i]->fence);
+        held.holds = std::max(held.holds, votes[i]->holds);
+    }
+    std::vector<Result<bool>> commits(granted.size());
+    fan_out(granted.size(), [&](size_t j) {
+        commits[j] = members_[granted[j]]->commit_fence(keys, r.owner, held.fence);
+    });
+    const auto committed = static_cast<size_t>(std::count_if(
+        commits.begin(), commits.end(), [](const Result<bool>& c) { return c && *c; }));
+    const Millis left = lock::validity(r.ttl, Clock::now() - sent_at);
+    if (committed >= q && left > Millis(0))
+        return held;
+    log::info("Redlock: {} of {} members committed fencing token {} of {} with {} left; "
+              "giving it back",
+              committed, n, held.fence, keys.lock, format_duration(std::max(left, Millis(0))));
+    return std::nullopt;
+}
+
+Result<lock::AcquireOutcome>
+RedlockBackend::refusal(const lock::Keys& keys, const lock::AcquireRequest& r,
+                        const std::vector<Result<lock::AcquireOutcome>>& votes) const {
+    const size_t n = members_.size(), q = lock::quorum(n);
     const auto errors =
         static_cast<size_t>(std::count_if(votes.begin(), votes.end(), [](auto& v) { return !v; }));
     if (errors > n - q)
@@ -157,7 +159,7 @@ Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
 
     // The holder most members saw.
     std::map<std::tuple<std::string, int64_t, int64_t>, size_t> seen;
-    const lock::AcquireOutcome* refusal = nullptr;
+    const lock::AcquireOutcome* refused = nullptr;
     size_t best = 0;
     for (const auto& vote : votes) {
         if (!vote || vote->acquired || !vote->holder)
@@ -166,10 +168,10 @@ Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
         const size_t count = ++seen[{h.host, h.pid, h.fence}];
         if (count > best) {
             best = count;
-            refusal = &*vote;
+            refused = &*vote;
         }
     }
-    if (!refusal)
+    if (!refused)
         // Granted by enough members, but too slowly (or not committed in time): try again.
         return fail(Fault::unavailable,
                     fmt::format("the lease on {} could not be held on a majority of the {} Redis "
@@ -177,9 +179,32 @@ Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
                                 keys.lock, n, format_duration(r.ttl),
                                 errors > 0 ? "; " + failures(votes) : ""),
                     true);
-    lock::AcquireOutcome out = *refusal;
+    lock::AcquireOutcome out = *refused;
     out.waiters = 0;
     return out;
+}
+
+Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
+                                                     const lock::AcquireRequest& request) {
+    lock::AcquireRequest r = request;
+    r.waiter_id.clear(); // no member queues us
+    const auto sent_at = Clock::now();
+    auto votes = votes_for(keys, r);
+
+    std::vector<size_t> granted;
+    for (size_t i = 0; i < votes.size(); ++i)
+        if (votes[i] && votes[i]->acquired)
+            granted.push_back(i);
+    drop_absurd_fences(keys, votes, granted);
+    if (granted.size() >= lock::quorum(members_.size()) &&
+        lock::validity(r.ttl, Clock::now() - sent_at) > Millis(0))
+        if (auto held = commit(keys, r, votes, granted, sent_at))
+            return *held;
+
+    // Not held: give the hold back on every member, answered or not (a lost reply may have
+    // taken it). By hold id, so a member that did not take it is untouched.
+    fan_out(members_.size(), [&](size_t i) { (void)lock::give_back(*members_[i], keys, r); });
+    return refusal(keys, r, votes);
 }
 
 std::vector<Result<bool>> RedlockBackend::renew(std::span<const lock::RenewRequest> requests) {

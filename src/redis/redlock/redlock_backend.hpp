@@ -4,7 +4,9 @@
 #include "redis/stores/lock_backend.hpp"
 #include "redis/topology/deployment.hpp"
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,20 @@ class RedlockBackend final : public lock::Backend, public lock::History {
     template <typename T>
     std::string failures(const std::vector<Result<T>>& results) const;
     std::string name_of(size_t member) const;
+    // Every member's answer to the acquire.
+    std::vector<Result<lock::AcquireOutcome>> votes_for(const lock::Keys& keys,
+                                                        const lock::AcquireRequest& r);
+    // The hold of the `granted` majority, when its fencing token is committed on a majority
+    // within the lease's validity; nullopt otherwise.
+    std::optional<lock::AcquireOutcome>
+    commit(const lock::Keys& keys, const lock::AcquireRequest& r,
+           const std::vector<Result<lock::AcquireOutcome>>& votes,
+           const std::vector<size_t>& granted, std::chrono::steady_clock::time_point sent_at);
+    // Not held: the holder most members saw, or the error when no majority answered or the
+    // majority came too late.
+    Result<lock::AcquireOutcome>
+    refusal(const lock::Keys& keys, const lock::AcquireRequest& r,
+            const std::vector<Result<lock::AcquireOutcome>>& votes) const;
     // Removes from `granted` the members whose fencing token is outside lock::fence_bound (a
     // poisoned counter, a clock far off) and turns their vote into a failure, logged at warn:
     // such a token is never used nor committed to the other members.

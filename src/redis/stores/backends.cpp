@@ -1,8 +1,9 @@
 #include "redis/stores/backends.hpp"
 
-#include "redis/redlock/redlock_backend.hpp"
+#include "redis/redlock/redlock_store.hpp"
 #include "redis/stores/lock_backend.hpp"
 #include "redis/stores/semaphore_backend.hpp"
+#include "redis/stores/single_store.hpp"
 
 namespace dlock::redis {
 
@@ -18,12 +19,11 @@ lock::BackendFactory backend_factory_for(const Deployment& deployment, int64_t p
     return backend_factory(deployment);
 }
 
-Stores stores_for(const std::vector<Deployment>& quorum, const Deployment& deployment,
-                  int64_t permits, const lock::HolderInfo& self, Millis ttl) {
+std::unique_ptr<lock::Store> store_for(const std::vector<Deployment>& quorum,
+                                       const Deployment& deployment) {
     if (!quorum.empty())
-        return {std::make_unique<RedlockBackend>(quorum, self, ttl),
-                redlock_factory(quorum, self, ttl)};
-    return {backend_for(deployment, permits), backend_factory_for(deployment, permits)};
+        return std::make_unique<RedlockStore>(quorum);
+    return std::make_unique<SingleStore>(deployment);
 }
 
 } // namespace dlock::redis

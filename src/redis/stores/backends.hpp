@@ -1,10 +1,12 @@
 #pragma once
 
 #include "lock/backend.hpp"
+#include "lock/store.hpp"
 #include "redis/topology/deployment.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace dlock::redis {
 
@@ -24,14 +26,9 @@ lock::BackendFactory connecting_factory(Args... args) {
 std::unique_ptr<lock::Backend> backend_for(const Deployment& deployment, int64_t permits);
 lock::BackendFactory backend_factory_for(const Deployment& deployment, int64_t permits);
 
-// The backend of a run and the factory of its watchdog's: over `quorum` when it is not empty
-// (Redlock: exclusive locks only; `self` is the holder written where a renewal repairs a
-// member), else over `deployment` as backend_for says. The one place that decides.
-struct Stores {
-    std::unique_ptr<lock::Backend> backend;
-    lock::BackendFactory factory;
-};
-Stores stores_for(const std::vector<Deployment>& quorum, const Deployment& deployment,
-                  int64_t permits, const lock::HolderInfo& self, Millis ttl);
+// The store of every use case: a Redlock quorum over `quorum` when it is not empty, else the
+// one `deployment`. The one place that decides which implementation runs.
+std::unique_ptr<lock::Store> store_for(const std::vector<Deployment>& quorum,
+                                       const Deployment& deployment);
 
 } // namespace dlock::redis

@@ -3,28 +3,6 @@
 #include <charconv>
 
 namespace dlock::redis {
-std::string_view HistoryEntry::field(std::string_view name) const {
-    for (const auto& [k, v] : fields)
-        if (k == name)
-            return v;
-    return {};
-}
-
-int64_t HistoryEntry::number(std::string_view name) const {
-    const auto text = field(name);
-    int64_t n = 0;
-    std::from_chars(text.data(), text.data() + text.size(), n);
-    return n;
-}
-
-std::optional<lock::HolderInfo> HistoryEntry::other() const {
-    if (field("other_host").empty() && field("other_pid").empty())
-        return std::nullopt;
-    return lock::HolderInfo{std::string(field("other_host")), number("other_pid"),
-                            std::string(field("other_user")), std::string(field("other_command")),
-                            number("other_since_ms"),         number("other_fence")};
-}
-
 Result<void> append_history(ScriptSession& session, const std::string& key,
                             const HistoryFields& fields) {
     std::vector<std::string_view> args;

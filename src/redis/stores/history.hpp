@@ -2,6 +2,7 @@
 
 #include "lock/backend.hpp"
 #include "lock/history.hpp"
+#include "lock/store.hpp"
 #include "redis/scripts/script_session.hpp"
 
 #include <cstdint>
@@ -15,20 +16,7 @@ namespace dlock::redis {
 
 using HistoryFields = lock::HistoryFields;
 
-// One entry of a name's history stream.
-struct HistoryEntry {
-    std::string id;      // stream id "<ms>-<seq>"
-    int64_t time_ms = 0; // server time of the event (the id's first part)
-    HistoryFields fields;
-
-    // The value of field `name`, "" when absent.
-    std::string_view field(std::string_view name) const;
-    // The integer value of field `name`, 0 when absent or not a number.
-    int64_t number(std::string_view name) const;
-    // The other party of a skip, a forced release or a lost lease (fields other_host,
-    // other_pid, other_user, other_command, other_since_ms, other_fence); nullopt when none.
-    std::optional<lock::HolderInfo> other() const;
-};
+using HistoryEntry = lock::HistoryEntry;
 
 // Appends an event to the stream `key` (lua/history_add.lua: capped, server time, kept 30
 // days). Empty values are left out.

@@ -36,12 +36,9 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
         out.fence = v[1].as_int();
         out.holds = v[2].as_int();
         out.shared = v[3].str() == "s";
-        if (auto replicated = check_acknowledged(acks, replication, "the lock"); !replicated) {
-            // Not held as --min-replicas asks: give it back (by hold id: safe if retried).
-            (void)release(keys, lock::ReleaseRequest{r.owner, r.hold_id, r.heartbeat, out.shared,
-                                                     std::nullopt, Millis(0)});
-            return tl::unexpected(replicated.error());
-        }
+        // Not held as --min-replicas asks: the caller gives it back.
+        if (auto replicated = check_acknowledged(acks, replication, "the lock"); !replicated)
+            out.unreplicated = replicated.error();
         return out;
     }
     if (v.size() != 11 && v.size() != 12)

@@ -39,10 +39,9 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
         out.shared = true; // renewed and released by its permit id
         out.permit_limit = limit_;
         out.permits_held = v[2].as_int();
-        if (auto replicated = check_acknowledged(acks, replication, "the permit"); !replicated) {
-            (void)give_back(keys, r.owner, r.hold_id, "", r.heartbeat);
-            return tl::unexpected(replicated.error());
-        }
+        // Not held as --min-replicas asks: the caller gives it back.
+        if (auto replicated = check_acknowledged(acks, replication, "the permit"); !replicated)
+            out.unreplicated = replicated.error();
         return out;
     }
     if (v.size() < kRefusalHead || v[0].as_int() != 0 ||

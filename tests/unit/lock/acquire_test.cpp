@@ -220,6 +220,31 @@ TEST_CASE("a caller giving up on a lost reply gives back its hold and leaves the
     }
 }
 
+TEST_CASE("a hold granted unreplicated is given back once and retried within the wait",
+          "[acquire]") {
+    FakeBackend backend;
+    auto unreplicated = FakeBackend::acquired(4);
+    unreplicated.unreplicated = Error{Fault::unavailable, "1 of 2 replicas", true};
+    SECTION("no wait: given back once, its error returned, no queue to leave") {
+        backend.acquire_default = unreplicated;
+        auto result = lock::acquire(backend, spec(0ms));
+        REQUIRE_FALSE(result);
+        CHECK(result.error().message == "1 of 2 replicas");
+        CHECK(result.error().transient);
+        REQUIRE(backend.release_calls.size() == 1);
+        CHECK(backend.release_calls[0].hold == "hold");
+        CHECK(backend.leave_calls.empty());
+    }
+    SECTION("a wait: given back, then taken when replicated") {
+        backend.acquire_replies = {unreplicated, FakeBackend::acquired(5)};
+        auto result = lock::acquire(backend, spec(5s));
+        REQUIRE(result);
+        CHECK(std::get<lock::Acquired>(*result).fence == 5);
+        CHECK(backend.release_calls.size() == 1);
+        CHECK(backend.acquire_calls.size() == 2);
+    }
+}
+
 TEST_CASE("a waiter ending on another error after queueing leaves the queue", "[acquire]") {
     FakeBackend backend;
     backend.acquire_replies = {FakeBackend::held_by_other(),

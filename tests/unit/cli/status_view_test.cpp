@@ -1,4 +1,4 @@
-#include "app/status_view.hpp"
+#include "cli/status_view.hpp"
 #include "unit/utc_zone.hpp"
 
 #include <catch2/catch.hpp>
@@ -42,7 +42,7 @@ StatusReport report() {
 TEST_CASE("the status table has one aligned row per holder", "[status]") {
     UtcZone utc;
     CHECK(
-        app::status_table(report()) ==
+        cli::status_table(report()) ==
         R"(NAME    KIND       STATE                          HOST   PID   USER   SINCE                 TTL  TOKEN  HOLDS  WAITERS  COMMAND
 deploy  latch      count 1/2                      -      -     -      -                     1h   -      -      0        -
 job     lock       exclusive                      web-1  4242  alice  22:10:08 (3m12s ago)  27s  17     2      1        ./backup.sh --full
@@ -59,19 +59,19 @@ TEST_CASE("status JSON uses the documented field names", "[status]") {
     job.lock.state = LockStatus::State::shared;
     job.lock.holders = {holder("web-1", 4242, 1000, 20s, 17)};
     r.names = {job};
-    CHECK(app::status_json(r) ==
+    CHECK(cli::status_json(r) ==
           "{\"server_time_ms\":1700000000000,\"names\":[{\"name\":\"job\",\"in_use\":true,"
           "\"lock\":{\"state\":\"shared\",\"waiters\":0,\"held_until_ms\":null,\"holders\":["
           "{\"host\":\"web-1\",\"pid\":4242,\"user\":\"alice\",\"command\":\"./backup.sh "
           "--full\",\"since_ms\":1699999999000,\"age_ms\":1000,\"ttl_ms\":20000,\"fence\":17,"
           "\"holds\":1}]},\"semaphore\":null,\"latch\":null}]}");
-    CHECK(app::status_json(report()).find(
+    CHECK(cli::status_json(report()).find(
               "\"semaphore\":{\"limit\":3,\"used\":1,\"waiters\":0,\"holders\":[{\"host\":"
               "\"db-7\"") != std::string::npos);
-    CHECK(app::status_json(report()).find(
+    CHECK(cli::status_json(report()).find(
               "\"latch\":{\"count\":1,\"initial\":2,\"ttl_ms\":3600000,\"waiters\":0}") !=
           std::string::npos);
-    CHECK(app::status_json(report()).find("\"state\":\"min-hold\",\"waiters\":0,"
+    CHECK(cli::status_json(report()).find("\"state\":\"min-hold\",\"waiters\":0,"
                                           "\"held_until_ms\":1700000004000") != std::string::npos);
 }
 

@@ -1,6 +1,6 @@
-// `dlock sem status` as printed by app/status_view: the summary, the permit table and the JSON.
+// `dlock sem status` as printed by cli/status_view: the summary, the permit table and the JSON.
 
-#include "app/status_view.hpp"
+#include "cli/status_view.hpp"
 #include "unit/utc_zone.hpp"
 
 #include <catch2/catch.hpp>
@@ -31,7 +31,7 @@ SemaphorePermits two_permits(std::string second_command = "say \"hi\"") {
 
 TEST_CASE("sem status prints a summary and an aligned table of permits", "[semaphore]") {
     UtcZone utc;
-    CHECK(app::permits_table(two_permits()) ==
+    CHECK(cli::permits_table(two_permits()) ==
           "name     pool\n"
           "limit    3\n"
           "used     2\n"
@@ -39,14 +39,14 @@ TEST_CASE("sem status prints a summary and an aligned table of permits", "[semap
           "PERMIT            HOST    PID   USER   SINCE               TTL    TOKEN  COMMAND\n"
           "00aa11bb22cc33dd  web-1   4242  alice  22:13:20 (10s ago)  20s    17     ./a.sh\n"
           "ffee              web-22  7     bob    22:13:25 (5s ago)   25.5s  18     say \"hi\"\n");
-    CHECK(app::permits_table(SemaphorePermits{"pool", 0, 0, kNow, {}}) ==
+    CHECK(cli::permits_table(SemaphorePermits{"pool", 0, 0, kNow, {}}) ==
           "name     pool\nlimit    none\nused     0\nwaiters  0\n");
 }
 
 TEST_CASE("sem status escapes control characters of a holder and keeps the table aligned",
           "[semaphore]") {
     UtcZone utc;
-    const auto table = app::permits_table(two_permits("x\n\ty\x1b[31mz\x7f"));
+    const auto table = cli::permits_table(two_permits("x\n\ty\x1b[31mz\x7f"));
     CHECK(table.find("say") == std::string::npos);
     CHECK(table ==
           "name     pool\n"
@@ -57,12 +57,12 @@ TEST_CASE("sem status escapes control characters of a holder and keeps the table
           "00aa11bb22cc33dd  web-1   4242  alice  22:13:20 (10s ago)  20s    17     ./a.sh\n"
           "ffee              web-22  7     bob    22:13:25 (5s ago)   25.5s  18     "
           "x\\n\\ty\\x1b[31mz\\x7f\n");
-    CHECK(app::permits_json(two_permits("x\n\ty\x1b[31mz"))
+    CHECK(cli::permits_json(two_permits("x\n\ty\x1b[31mz"))
               .find("\"command\":\"x\\n\\ty\\u001b[31mz\"") != std::string::npos);
 }
 
 TEST_CASE("sem status --json has stable field names", "[semaphore]") {
-    CHECK(app::permits_json(two_permits()) ==
+    CHECK(cli::permits_json(two_permits()) ==
           "{\"name\":\"pool\",\"limit\":3,\"used\":2,\"waiters\":1,\"holders\":["
           "{\"permit\":\"00aa11bb22cc33dd\",\"host\":\"web-1\",\"pid\":4242,\"user\":\"alice\","
           "\"command\":\"./a.sh\",\"since_ms\":1700000000000,\"ttl_ms\":20000,\"fence\":17},"

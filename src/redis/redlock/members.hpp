@@ -1,8 +1,8 @@
 #pragma once
 
-#include "app/target.hpp"
 #include "lock/quorum.hpp"
 #include "redis/scripts/script_session.hpp"
+#include "redis/topology/deployment.hpp"
 #include "util/fan_out.hpp"
 
 #include <fmt/format.h>
@@ -10,22 +10,23 @@
 #include <string>
 #include <vector>
 
-namespace dlock::app {
+namespace dlock::redis {
 
-// The inspection commands under Redlock (status, history, release --force) ask every member.
+// The inspection calls under Redlock (status, history, release --force) ask every member.
 
 // "member 2 (h:6380)".
-std::string member_name(const Target& target, size_t member);
+std::string member_name(const std::vector<Deployment>& members, size_t member);
 
-// Runs `ask` on a session of each member of target.quorum at once; one result per member, in
-// order. When fewer than a majority answered, an `unavailable` Error naming each failure.
+// Runs `ask` on a session of each member at once; one result per member, in order. When fewer
+// than a majority answered, an `unavailable` Error naming each failure.
 template <typename T>
 Result<std::vector<Result<T>>>
-on_every_member(const Target& target, const std::function<Result<T>(redis::ScriptSession&)>& ask) {
-    const size_t n = target.quorum.size();
+on_every_member(const std::vector<Deployment>& members,
+                const std::function<Result<T>(ScriptSession&)>& ask) {
+    const size_t n = members.size();
     std::vector<Result<T>> answers(n);
     fan_out(n, [&](size_t i) {
-        redis::ScriptSession session(target.quorum[i]);
+        ScriptSession session(members[i]);
         answers[i] = ask(session);
     });
     std::string failures;
@@ -37,7 +38,7 @@ on_every_member(const Target& target, const std::function<Result<T>(redis::Scrip
             continue;
         }
         transient = transient || answers[i].error().transient;
-        failures += fmt::format("{}{}: {}", failures.empty() ? "" : "; ", member_name(target, i),
+        failures += fmt::format("{}{}: {}", failures.empty() ? "" : "; ", member_name(members, i),
                                 answers[i].error().message);
     }
     if (answered < lock::quorum(n))
@@ -48,4 +49,4 @@ on_every_member(const Target& target, const std::function<Result<T>(redis::Scrip
     return answers;
 }
 
-} // namespace dlock::app
+} // namespace dlock::redis

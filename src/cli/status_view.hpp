@@ -1,10 +1,11 @@
 #pragma once
 
+#include "app/status.hpp"
 #include "lock/status.hpp"
 
 #include <string>
 
-namespace dlock::app {
+namespace dlock::cli {
 
 // `dlock status` for people: one aligned row per holder (README, "dlock status").
 std::string status_table(const lock::StatusReport& report);
@@ -18,4 +19,10 @@ std::string permits_table(const lock::SemaphorePermits& semaphore);
 // `dlock sem status --json` (README, "Semaphores").
 std::string permits_json(const lock::SemaphorePermits& semaphore);
 
-} // namespace dlock::app
+// What `dlock status` prints for `answer`: the names (--names), the JSON (`json`) or the table of
+// one deployment; under a quorum each member's view, then the majority's. `prefix` names what
+// was searched when nothing was found.
+std::string status_text(const app::StatusAnswer& answer, const std::string& prefix, bool json,
+                        bool names_only);
+
+} // namespace dlock::cli

@@ -1,12 +1,13 @@
-#include "app/status_view.hpp"
+#include "cli/status_view.hpp"
 
 #include "lock/describe.hpp"
 #include "util/json.hpp"
 #include "util/table.hpp"
+#include "util/text.hpp"
 
 #include <fmt/format.h>
 
-namespace dlock::app {
+namespace dlock::cli {
 namespace {
 
 using Row = std::vector<std::string>;
@@ -169,4 +170,88 @@ std::string permits_json(const lock::SemaphorePermits& s) {
                        json_string(s.name), s.limit, s.permits.size(), s.waiters, holders);
 }
 
-} // namespace dlock::app
+namespace {
+
+std::string majority_json(const lock::MajorityHolder& m) {
+    std::string holder = "null";
+    if (m.held) {
+        const auto& i = m.holder->info;
+        holder = fmt::format("{{\"host\":{},\"pid\":{},\"user\":{},\"command\":{},"
+                             "\"since_ms\":{},\"fence\":{}}}",
+                             json_string(i.host), i.pid, json_string(i.user),
+                             json_string(i.command), i.since_ms, i.fence);
+    }
+    return fmt::format("{{\"name\":{},\"held\":{},\"members\":{},\"holder\":{}}}",
+                       json_string(m.name), m.held, m.members, holder);
+}
+
+std::string majority_line(const lock::MajorityHolder& m, size_t total) {
+    if (m.held)
+        return fmt::format("{}: held by {} on {} of {} members\n", one_line(m.name),
+                           lock::describe_holder(m.holder->info, m.now_ms), m.members, total);
+    if (m.members > 0)
+        return fmt::format("{}: not held (held by one holder on only {} of {} members)\n",
+                           one_line(m.name), m.members, total);
+    return fmt::format("{}: not held\n", one_line(m.name));
+}
+
+std::string quorum_json(const lock::StatusReading& reading) {
+    std::string members, majority;
+    for (size_t i = 0; i < reading.members.size(); ++i) {
+        const auto& member = reading.members[i];
+        members +=
+            fmt::format("{}{{\"member\":{},{}}}", i ? "," : "", json_string(member.address),
+                        member.report ? "\"status\":" + status_json(*member.report)
+                                      : "\"error\":" + json_string(member.report.error().message));
+    }
+    for (const auto& m : reading.majority) {
+        if (!majority.empty())
+            majority += ',';
+        majority += majority_json(m);
+    }
+    return fmt::format("{{\"members\":[{}],\"quorum\":{},\"majority\":[{}]}}\n", members,
+                       reading.quorum, majority);
+}
+
+std::string quorum_text(const lock::StatusReading& reading, const std::string& prefix) {
+    const size_t total = reading.members.size();
+    std::string text;
+    for (const auto& member : reading.members) {
+        text += member.name + ":\n";
+        if (!member.report)
+            text += "  unreachable: " + member.report.error().message + "\n";
+        else if (member.report->names.empty())
+            text += "  nothing under prefix " + prefix + "\n";
+        else
+            text += status_table(*member.report);
+    }
+    text += fmt::format("majority ({} of {} members):\n", reading.quorum, total);
+    if (reading.majority.empty())
+        text += "  nothing under prefix " + prefix + "\n";
+    for (const auto& m : reading.majority)
+        text += "  " + majority_line(m, total);
+    return text;
+}
+
+} // namespace
+
+std::string status_text(const app::StatusAnswer& answer, const std::string& prefix, bool json,
+                        bool names_only) {
+    std::string text;
+    if (names_only) {
+        for (const auto& name : answer.names)
+            text += name + "\n";
+        return text;
+    }
+    const lock::StatusReading& reading = answer.reading;
+    if (reading.quorum > 0)
+        return json ? quorum_json(reading) : quorum_text(reading, prefix);
+    const lock::StatusReport& report = *reading.members.front().report;
+    if (json)
+        return status_json(report) + "\n";
+    if (report.names.empty())
+        return "nothing under prefix " + prefix + "\n";
+    return status_table(report);
+}
+
+} // namespace dlock::cli

@@ -1,0 +1,36 @@
+#include "lock/store.hpp"
+
+#include <charconv>
+#include <fmt/format.h>
+
+namespace dlock::lock {
+
+Result<void> require(bool offered, const Capabilities& capabilities, std::string_view what) {
+    if (offered)
+        return {};
+    return usage_error(fmt::format("{} {}", what, capabilities.lacking));
+}
+
+std::string_view HistoryEntry::field(std::string_view name) const {
+    for (const auto& [k, v] : fields)
+        if (k == name)
+            return v;
+    return {};
+}
+
+int64_t HistoryEntry::number(std::string_view name) const {
+    const auto text = field(name);
+    int64_t n = 0;
+    std::from_chars(text.data(), text.data() + text.size(), n);
+    return n;
+}
+
+std::optional<HolderInfo> HistoryEntry::other() const {
+    if (field("other_host").empty() && field("other_pid").empty())
+        return std::nullopt;
+    return HolderInfo{std::string(field("other_host")), number("other_pid"),
+                      std::string(field("other_user")), std::string(field("other_command")),
+                      number("other_since_ms"),         number("other_fence")};
+}
+
+} // namespace dlock::lock

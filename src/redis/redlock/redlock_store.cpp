@@ -1,0 +1,111 @@
+#include "redis/redlock/redlock_store.hpp"
+
+#include "redis/redlock/members.hpp"
+#include "redis/redlock/quorum_status.hpp"
+#include "redis/redlock/redlock_backend.hpp"
+#include "redis/stores/force_release.hpp"
+#include "redis/stores/history.hpp"
+#include "redis/stores/status_reader.hpp"
+
+#include <set>
+
+namespace dlock::redis {
+namespace {
+
+tl::unexpected<Error> not_offered() {
+    return fail(Fault::internal, "not offered by a Redlock quorum");
+}
+
+} // namespace
+
+RedlockStore::RedlockStore(std::vector<Deployment> members) : members_(std::move(members)) {}
+
+lock::Capabilities RedlockStore::capabilities() const {
+    lock::Capabilities offered;
+    offered.lacking = "is not available with several --redis (a Redlock quorum): it offers "
+                      "exclusive locks only";
+    return offered;
+}
+
+lock::Leases RedlockStore::leases(int64_t, const lock::HolderInfo& self, Millis ttl) {
+    return {std::make_unique<RedlockBackend>(members_, self, ttl),
+            redlock_factory(members_, self, ttl)};
+}
+
+Result<std::vector<Result<lock::StatusReport>>>
+RedlockStore::reports(const std::string& prefix, const std::vector<std::string>& names) {
+    return on_every_member<lock::StatusReport>(
+        members_, [&](ScriptSession& session) -> Result<lock::StatusReport> {
+            std::vector<std::string> wanted = names;
+            if (wanted.empty()) {
+                TRY_ASSIGN(wanted, scan_names(session, prefix));
+            }
+            return read_status(session, prefix, wanted);
+        });
+}
+
+Result<std::vector<std::string>> RedlockStore::names_in_use(const std::string& prefix) {
+    TRY_ASSIGN(const auto reading, status(prefix, {}));
+    std::vector<std::string> names;
+    for (const auto& m : reading.majority)
+        names.push_back(m.name);
+    return names;
+}
+
+Result<lock::StatusReading> RedlockStore::status(const std::string& prefix,
+                                                 const std::vector<std::string>& names) {
+    TRY_ASSIGN(auto each, reports(prefix, names));
+    // The names asked for, else those in use on any member.
+    std::set<std::string> shown(names.begin(), names.end());
+    for (const auto& report : each)
+        if (report)
+            for (const auto& s : report->names)
+                if (s.in_use() || !names.empty())
+                    shown.insert(s.name);
+    lock::StatusReading reading;
+    reading.quorum = lock::quorum(members_.size());
+    reading.majority =
+        majorities(each, std::vector<std::string>(shown.begin(), shown.end()), members_.size());
+    for (size_t i = 0; i < members_.size(); ++i)
+        reading.members.push_back(
+            {member_name(members_, i), members_[i].display(), std::move(each[i])});
+    return reading;
+}
+
+Result<std::vector<lock::HistoryEntry>> RedlockStore::history(const lock::Keys& keys,
+                                                              int64_t count) {
+    // Each member's newest `count`: the merged newest `count` are among them.
+    TRY_ASSIGN(const auto per_member, on_every_member<std::vector<lock::HistoryEntry>>(
+                                          members_, [&](ScriptSession& session) {
+                                              return read_history(session, keys.history, count);
+                                          }));
+    return merge_members(per_member, static_cast<size_t>(count));
+}
+
+Result<std::vector<lock::MemberBroken>> RedlockStore::force_release(const lock::Keys& keys,
+                                                                    const lock::HolderInfo& forcer,
+                                                                    Millis heartbeat) {
+    TRY_ASSIGN(auto broken,
+               on_every_member<lock::BrokenLock>(members_, [&](ScriptSession& session) {
+                   return force_release_lock(session, keys, forcer, heartbeat);
+               }));
+    std::vector<lock::MemberBroken> out;
+    for (size_t i = 0; i < members_.size(); ++i)
+        out.push_back({member_name(members_, i), std::move(broken[i])});
+    return out;
+}
+
+Result<lock::SemaphorePermits> RedlockStore::semaphore(const std::string&, const std::string&) {
+    return not_offered();
+}
+
+Result<lock::BrokenPermits> RedlockStore::force_release_permits(const lock::Keys&, std::string_view,
+                                                                const lock::HolderInfo&, Millis) {
+    return not_offered();
+}
+
+std::unique_ptr<lock::Latches> RedlockStore::latches() {
+    return nullptr;
+}
+
+} // namespace dlock::redis

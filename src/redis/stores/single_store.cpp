@@ -1,0 +1,82 @@
+#include "redis/stores/single_store.hpp"
+
+#include "redis/stores/backends.hpp"
+#include "redis/stores/force_release.hpp"
+#include "redis/stores/history.hpp"
+#include "redis/stores/latch_store.hpp"
+#include "redis/stores/status_reader.hpp"
+
+namespace dlock::redis {
+
+SingleStore::SingleStore(Deployment deployment)
+    : deployment_(deployment), session_(std::move(deployment)) {}
+
+lock::Capabilities SingleStore::capabilities() const {
+    return {true, true, true, true, true, ""};
+}
+
+lock::Leases SingleStore::leases(int64_t permits, const lock::HolderInfo&, Millis) {
+    return {backend_for(deployment_, permits), backend_factory_for(deployment_, permits)};
+}
+
+Result<ScriptSession*> SingleStore::session() {
+    if (!connected_) {
+        TRY(session_.connect());
+        connected_ = true;
+    }
+    return &session_;
+}
+
+Result<std::vector<std::string>> SingleStore::names_in_use(const std::string& prefix) {
+    TRY_ASSIGN(ScriptSession * s, session());
+    return scan_names(*s, prefix);
+}
+
+Result<lock::StatusReading> SingleStore::status(const std::string& prefix,
+                                                const std::vector<std::string>& names) {
+    TRY_ASSIGN(ScriptSession * s, session());
+    std::vector<std::string> wanted = names;
+    if (wanted.empty()) {
+        TRY_ASSIGN(wanted, scan_names(*s, prefix));
+    }
+    TRY_ASSIGN(auto report, read_status(*s, prefix, wanted));
+    lock::StatusReading reading;
+    reading.members.push_back({"", deployment_.display(), std::move(report)});
+    return reading;
+}
+
+Result<std::vector<lock::HistoryEntry>> SingleStore::history(const lock::Keys& keys,
+                                                             int64_t count) {
+    TRY_ASSIGN(ScriptSession * s, session());
+    return read_history(*s, keys.history, count);
+}
+
+Result<std::vector<lock::MemberBroken>> SingleStore::force_release(const lock::Keys& keys,
+                                                                   const lock::HolderInfo& forcer,
+                                                                   Millis heartbeat) {
+    TRY_ASSIGN(ScriptSession * s, session());
+    TRY_ASSIGN(auto broken, force_release_lock(*s, keys, forcer, heartbeat));
+    std::vector<lock::MemberBroken> out;
+    out.push_back({"", std::move(broken)});
+    return out;
+}
+
+Result<lock::SemaphorePermits> SingleStore::semaphore(const std::string& prefix,
+                                                      const std::string& name) {
+    TRY_ASSIGN(ScriptSession * s, session());
+    return read_permits(*s, prefix, name);
+}
+
+Result<lock::BrokenPermits> SingleStore::force_release_permits(const lock::Keys& keys,
+                                                               std::string_view permit,
+                                                               const lock::HolderInfo& forcer,
+                                                               Millis heartbeat) {
+    TRY_ASSIGN(ScriptSession * s, session());
+    return redis::force_release_permits(*s, keys, permit, forcer, heartbeat);
+}
+
+std::unique_ptr<lock::Latches> SingleStore::latches() {
+    return std::make_unique<LatchStore>(deployment_);
+}
+
+} // namespace dlock::redis

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "lock/store.hpp"
+#include "redis/scripts/script_session.hpp"
+#include "redis/topology/deployment.hpp"
+
+namespace dlock::redis {
+
+// lock::Store over one deployment (a server, Sentinel or Cluster: ScriptSession routes each
+// call by key). Offers everything. The inspection calls share one session, connected on first
+// use; leases and latches open their own.
+class SingleStore final : public lock::Store {
+  public:
+    explicit SingleStore(Deployment deployment);
+
+    lock::Capabilities capabilities() const override;
+    int servers() const override { return 1; }
+    lock::Leases leases(int64_t permits, const lock::HolderInfo& self, Millis ttl) override;
+
+    Result<std::vector<std::string>> names_in_use(const std::string& prefix) override;
+    Result<lock::StatusReading> status(const std::string& prefix,
+                                       const std::vector<std::string>& names) override;
+    Result<std::vector<lock::HistoryEntry>> history(const lock::Keys& keys, int64_t count) override;
+    Result<std::vector<lock::MemberBroken>> force_release(const lock::Keys& keys,
+                                                          const lock::HolderInfo& forcer,
+                                                          Millis heartbeat) override;
+    Result<lock::SemaphorePermits> semaphore(const std::string& prefix,
+                                             const std::string& name) override;
+    Result<lock::BrokenPermits> force_release_permits(const lock::Keys& keys,
+                                                      std::string_view permit,
+                                                      const lock::HolderInfo& forcer,
+                                                      Millis heartbeat) override;
+    std::unique_ptr<lock::Latches> latches() override;
+
+  private:
+    Result<ScriptSession*> session();
+
+    Deployment deployment_;
+    ScriptSession session_;
+    bool connected_ = false;
+};
+
+} // namespace dlock::redis
