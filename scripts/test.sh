@@ -4,7 +4,9 @@
 # redis-server; under CI=1 they may not skip. Arguments go to ctest (scripts/test.sh -R config);
 # with arguments the package is not built.
 # Under CI (or with DLOCK_CHECKS=1) it also checks the formatting and that no function in src/ is
-# over 60 lines (scripts/check-function-length.sh), builds with -Werror and runs the unit and
+# over 60 lines (scripts/check-function-length.sh), that docs/ARCHITECTURE.md names only files
+# that exist (scripts/check-doc-paths.sh) and that ctest can run every test by its name
+# (scripts/check-test-names.sh), builds with -Werror and runs the unit and
 # integration tests under ASan+UBSan and the watchdog/lease tests under TSan (scripts/sanitize.sh).
 set -eu
 cd "$(dirname "$0")/.."
@@ -12,6 +14,8 @@ checks=${DLOCK_CHECKS:-${CI:+1}}
 ./scripts/install-deps.sh
 [ "${checks:-}" = 1 ] && ./scripts/check-format.sh
 [ "${checks:-}" = 1 ] && ./scripts/check-function-length.sh
+[ "${checks:-}" = 1 ] && ./scripts/check-doc-paths.sh
+[ "${checks:-}" = 1 ] && ./scripts/check-test-names.sh
 ./scripts/build.sh
 (cd build && ctest --output-on-failure -j "$(nproc)" "$@")
 if [ $# -eq 0 ]; then

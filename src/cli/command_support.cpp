@@ -1,7 +1,7 @@
 #include "cli/command_support.hpp"
 
 #include "lock/keys.hpp"
-#include "redis/stores/backends.hpp"
+#include "redis/store_factory.hpp"
 
 namespace dlock::cli {
 

@@ -2,6 +2,9 @@
 
 #include "util/fault.hpp"
 
+#include <array>
+#include <cstddef>
+
 // Every exit status dlock can return, in one place (documented in README, man page and --help).
 namespace dlock::exit_code {
 
@@ -20,27 +23,13 @@ inline constexpr int not_found = 127;
 inline constexpr int signal_base = 128; // 128+N: the command died of signal N
 
 // The exit status of a failure, chosen here alone: cli/main.cpp for the Error that ends dlock,
-// app/run.cpp for the history of a command that could not be started.
+// app/run.cpp for the history of a command that could not be started. In Fault's order.
+inline constexpr std::array kOfFault{usage, no_such_latch, unavailable,    internal,
+                                     busy,  lease_lost,    not_executable, not_found};
+static_assert(kOfFault.size() == static_cast<size_t>(Fault::command_not_found) + 1);
+
 constexpr int of(Fault fault) {
-    switch (fault) {
-    case Fault::bad_input:
-        return usage;
-    case Fault::no_such_latch:
-        return no_such_latch;
-    case Fault::unavailable:
-        return unavailable;
-    case Fault::internal:
-        return internal;
-    case Fault::not_obtained:
-        return busy;
-    case Fault::lease_lost:
-        return lease_lost;
-    case Fault::command_not_executable:
-        return not_executable;
-    case Fault::command_not_found:
-        return not_found;
-    }
-    return internal;
+    return kOfFault[static_cast<size_t>(fault)];
 }
 
 } // namespace dlock::exit_code

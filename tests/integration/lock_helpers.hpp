@@ -3,6 +3,7 @@
 #include "lock/backend.hpp"
 #include "redis/scripts/embedded_scripts.hpp"
 #include "redis/stores/lock_backend.hpp"
+#include "redis/topology/deployment.hpp"
 #include "redis/transport/endpoint.hpp"
 #include "support/dlock_process.hpp"
 #include "support/redis_server.hpp"

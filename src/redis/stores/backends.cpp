@@ -1,9 +1,7 @@
 #include "redis/stores/backends.hpp"
 
-#include "redis/redlock/redlock_store.hpp"
 #include "redis/stores/lock_backend.hpp"
 #include "redis/stores/semaphore_backend.hpp"
-#include "redis/stores/single_store.hpp"
 
 namespace dlock::redis {
 
@@ -17,13 +15,6 @@ lock::BackendFactory backend_factory_for(const Deployment& deployment, int64_t p
     if (permits > 0)
         return connecting_factory<SemaphoreBackend>(deployment, permits);
     return backend_factory(deployment);
-}
-
-std::unique_ptr<lock::Store> store_for(const std::vector<Deployment>& quorum,
-                                       const Deployment& deployment) {
-    if (!quorum.empty())
-        return std::make_unique<RedlockStore>(quorum);
-    return std::make_unique<SingleStore>(deployment);
 }
 
 } // namespace dlock::redis

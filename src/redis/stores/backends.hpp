@@ -1,7 +1,6 @@
 #pragma once
 
 #include "lock/backend.hpp"
-#include "lock/store.hpp"
 #include "redis/topology/deployment.hpp"
 
 #include <cstdint>
@@ -25,10 +24,5 @@ lock::BackendFactory connecting_factory(Args... args) {
 // the semaphore NAME (`dlock sem run -p`). The backend connects on first use.
 std::unique_ptr<lock::Backend> backend_for(const Deployment& deployment, int64_t permits);
 lock::BackendFactory backend_factory_for(const Deployment& deployment, int64_t permits);
-
-// The store of every use case: a Redlock quorum over `quorum` when it is not empty, else the
-// one `deployment`. The one place that decides which implementation runs.
-std::unique_ptr<lock::Store> store_for(const std::vector<Deployment>& quorum,
-                                       const Deployment& deployment);
 
 } // namespace dlock::redis

@@ -46,25 +46,16 @@ void ClusterTopology::moved(const Redirect& redirect, const Endpoint& replied) {
 }
 
 Reroute ClusterTopology::after_error(const Error& error, Connection& conn, Attempts& attempts) {
-    const std::string& message = error.message;
     if (auto to = redirect_of(error)) {
         Reroute next = follow(std::move(*to), error, conn, attempts);
         if (next.redirect && !next.redirect->ask)
             moved(*next.redirect, conn.options().endpoint);
         return next;
     }
-    if (cluster_busy(error))
-        return back_off(error, conn, attempts);
-    if (is_code(error, ServerErrorCode::unblocked))
-        return resend_unblocked(error, conn, attempts);
-    if (not_master(error)) {
-        // A master demoted a moment ago.
-        const auto where = conn.options().endpoint.display();
-        failed(&conn);
-        return fail_with(
-            Error{Fault::unavailable,
-                  fmt::format("Redis at {} is no longer the master ({})", where, message), true});
-    }
+    if (auto again = pause_or_resend(error, conn, attempts))
+        return *again;
+    if (not_master(error)) // a master demoted a moment ago
+        return demoted(error, conn);
     return {};
 }
 

@@ -288,4 +288,12 @@ Result<Deployment> parse_deployment(std::string_view url) {
     return UrlParser(url).parse();
 }
 
+Result<Endpoint> parse_url(std::string_view url) {
+    TRY_ASSIGN(Deployment d, parse_deployment(url));
+    if (d.kind != Deployment::Kind::direct || d.nodes.size() != 1)
+        return usage_error(
+            fmt::format("invalid Redis URL {}: expected one server", quote(redact_url(url))));
+    return std::move(d.nodes.front());
+}
+
 } // namespace dlock::redis

@@ -63,4 +63,8 @@ struct Deployment {
 // Parses a --redis URL; a usage error (exit 64) naming what is wrong, never showing the password.
 Result<Deployment> parse_deployment(std::string_view url);
 
+// A URL naming one server (redis://, rediss://, unix://); a sentinel URL or several hosts are
+// refused.
+Result<Endpoint> parse_url(std::string_view url);
+
 } // namespace dlock::redis

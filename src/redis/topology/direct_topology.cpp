@@ -37,10 +37,8 @@ Reroute DirectTopology::after_error(const Error& error, Connection& conn, Attemp
         }
         return next;
     }
-    if (cluster_busy(error))
-        return back_off(error, conn, attempts);
-    if (is_code(error, ServerErrorCode::unblocked))
-        return resend_unblocked(error, conn, attempts);
+    if (auto again = pause_or_resend(error, conn, attempts))
+        return *again;
     if (not_master(error)) {
         // A replica named by the URL will not become the master by retrying.
         const auto where = conn.options().endpoint.display();

@@ -75,23 +75,18 @@ Reroute SentinelTopology::after_error(const Error& error, Connection& conn, Atte
                                    false});
         return next;
     }
-    if (cluster_busy(error))
-        return back_off(error, conn, attempts);
-    if (is_code(error, ServerErrorCode::unblocked))
-        return resend_unblocked(error, conn, attempts);
+    if (auto again = pause_or_resend(error, conn, attempts))
+        return *again;
     if (not_master(error)) {
-        const auto where = conn.options().endpoint.display();
-        failed(&conn);
         // The master was demoted a moment ago. Nothing ran (a replica refuses every write):
         // again, on the master the sentinels name now (a bounded number of times: each
         // resolution waits for a master within the connect timeout).
-        if (++attempts.redirects <= kMaxResends) {
-            log::debug("{} is no longer the master ({}): asking the sentinels", where, message);
-            return Reroute{Reroute::Action::resend, std::nullopt, Error{}};
-        }
-        return fail_with(
-            Error{Fault::unavailable,
-                  fmt::format("Redis at {} is no longer the master ({})", where, message), true});
+        if (++attempts.redirects > kMaxResends)
+            return demoted(error, conn);
+        log::debug("{} is no longer the master ({}): asking the sentinels",
+                   conn.options().endpoint.display(), message);
+        failed(&conn);
+        return Reroute{Reroute::Action::resend, std::nullopt, Error{}};
     }
     return {};
 }

@@ -1,5 +1,6 @@
 #include "redis/topology/topology.hpp"
 
+#include "redis/protocol/server_error.hpp"
 #include "redis/topology/direct_topology.hpp"
 #include "redis/topology/sentinel_topology.hpp"
 #include "util/log.hpp"
@@ -62,6 +63,23 @@ Reroute Topology::resend_unblocked(const Error& error, Connection& conn, Attempt
     if (++attempts.redirects > kMaxRedirects)
         return fail_with(Error{Fault::unavailable, error.message, true});
     return Reroute{Reroute::Action::resend, std::nullopt, Error{}};
+}
+
+std::optional<Reroute> Topology::pause_or_resend(const Error& error, Connection& conn,
+                                                 Attempts& attempts) {
+    if (cluster_busy(error))
+        return back_off(error, conn, attempts);
+    if (is_code(error, ServerErrorCode::unblocked))
+        return resend_unblocked(error, conn, attempts);
+    return std::nullopt;
+}
+
+Reroute Topology::demoted(const Error& error, Connection& conn) {
+    const auto where = conn.options().endpoint.display();
+    failed(&conn);
+    return fail_with(
+        Error{Fault::unavailable,
+              fmt::format("Redis at {} is no longer the master ({})", where, error.message), true});
 }
 
 Reroute Topology::fail_with(Error error) {

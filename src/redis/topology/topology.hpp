@@ -95,6 +95,13 @@ class Topology {
     // UNBLOCKED: a failover demoted the server under our BLPOP: `conn` failed, and the command
     // is sent again (at most 5 times in a row) where connection_for() says now.
     Reroute resend_unblocked(const Error& error, Connection& conn, Attempts& attempts);
+    // What TRYAGAIN/CLUSTERDOWN (back_off) and UNBLOCKED (resend_unblocked) mean under every
+    // kind; none for any other error.
+    std::optional<Reroute> pause_or_resend(const Error& error, Connection& conn,
+                                           Attempts& attempts);
+    // READONLY or MASTERDOWN from `conn`, a master demoted a moment ago: `conn` failed, and the
+    // command fails, transient.
+    Reroute demoted(const Error& error, Connection& conn);
     static Reroute fail_with(Error error);
 
   private:

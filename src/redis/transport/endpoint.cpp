@@ -1,6 +1,5 @@
 #include "redis/transport/endpoint.hpp"
 
-#include "redis/topology/deployment.hpp"
 #include "util/text.hpp"
 
 #include <fmt/format.h>
@@ -23,14 +22,6 @@ std::string peer_name(const ConnectOptions& options) {
 
 std::string redact_url(std::string_view url) {
     return redact_credentials(url);
-}
-
-Result<Endpoint> parse_url(std::string_view url) {
-    TRY_ASSIGN(Deployment d, parse_deployment(url));
-    if (d.kind != Deployment::Kind::direct || d.nodes.size() != 1)
-        return usage_error(
-            fmt::format("invalid Redis URL {}: expected one server", quote(redact_url(url))));
-    return std::move(d.nodes.front());
 }
 
 } // namespace dlock::redis

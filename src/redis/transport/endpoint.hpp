@@ -25,9 +25,6 @@ struct Endpoint {
     std::string display() const;
 };
 
-// A URL naming one server (redis://, rediss://, unix://); see parse_deployment for the rest.
-Result<Endpoint> parse_url(std::string_view url);
-
 // `url` with everything between "//" and "@" (the credentials) replaced by "***": safe to show.
 std::string redact_url(std::string_view url);
 

@@ -5,7 +5,7 @@
 
 using namespace dlock;
 
-TEST_CASE("fail carries exit code, message and transient flag", "[error]") {
+TEST_CASE("fail carries fault, message and transient flag", "[error]") {
     Result<int> r = fail(dlock::Fault::unavailable, "down", true);
     REQUIRE_FALSE(r);
     CHECK(r.error().fault == dlock::Fault::unavailable);
@@ -32,6 +32,17 @@ TEST_CASE("exit codes follow sysexits and the shell convention", "[error]") {
     CHECK(exit_code::not_executable == 126);
     CHECK(exit_code::not_found == 127);
     CHECK(exit_code::signal_base == 128);
+}
+
+TEST_CASE("every fault has its documented exit status", "[error]") {
+    CHECK(exit_code::of(Fault::bad_input) == 64);
+    CHECK(exit_code::of(Fault::no_such_latch) == 66);
+    CHECK(exit_code::of(Fault::unavailable) == 69);
+    CHECK(exit_code::of(Fault::internal) == 70);
+    CHECK(exit_code::of(Fault::not_obtained) == 75);
+    CHECK(exit_code::of(Fault::lease_lost) == 76);
+    CHECK(exit_code::of(Fault::command_not_executable) == 126);
+    CHECK(exit_code::of(Fault::command_not_found) == 127);
 }
 
 namespace {

@@ -25,7 +25,7 @@ TEST_CASE("a direct topology has no successor before its replies name a Cluster"
     CHECK(topology->successor() == nullptr);
 }
 
-TEST_CASE("--min-replicas auto is 0 outside Sentinel, a number as it is", "[min-replicas]") {
+TEST_CASE("an auto --min-replicas is 0 outside Sentinel, a number as it is", "[min-replicas]") {
     auto d = parse_deployment("redis://h1").value();
     d.replication.automatic = true;
     d.replication.min_replicas = 3;
@@ -40,7 +40,7 @@ TEST_CASE("--min-replicas auto is 0 outside Sentinel, a number as it is", "[min-
     CHECK(fixed.replication(true).min_replicas == 3);
 }
 
-TEST_CASE("--min-replicas auto under Sentinel counts no replica before the sentinels answer",
+TEST_CASE("an auto --min-replicas under Sentinel counts no replica before the sentinels answer",
           "[min-replicas][sentinel]") {
     auto d = parse_deployment("redis-sentinel://s1:26379#mymaster").value();
     d.replication.automatic = true;

@@ -1,3 +1,4 @@
+#include "redis/topology/deployment.hpp"
 #include "redis/transport/endpoint.hpp"
 
 #include <catch2/catch.hpp>
