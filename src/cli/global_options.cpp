@@ -6,11 +6,14 @@
 #include "util/small_file.hpp"
 #include "util/text.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <iterator>
+#include <utility>
 
 namespace dlock::cli {
 namespace {
@@ -52,27 +55,49 @@ Result<T> typed(const config::Setting& setting, Result<T> value) {
     return value;
 }
 
+// `text` with {default}, {env} and {fallback_env} filled in from `row`. A plain search, not
+// fmt's runtime parsing: every row's help is built on every start, help asked for or not.
+std::string fill_help(std::string_view text, const config::Option& row) {
+    const std::pair<std::string_view, std::string_view> fields[] = {
+        {"{default}", row.default_value}, {"{env}", row.env}, {"{fallback_env}", row.fallback_env}};
+    std::string out;
+    out.reserve(text.size() + 32);
+    for (size_t open; (open = text.find('{')) != std::string_view::npos;) {
+        out.append(text.substr(0, open));
+        text.remove_prefix(open);
+        const auto* field = std::find_if(std::begin(fields), std::end(fields),
+                                         [&](const auto& f) { return text.starts_with(f.first); });
+        const bool known = field != std::end(fields);
+        out.append(known ? field->second : text.substr(0, 1));
+        text.remove_prefix(known ? field->first.size() : 1);
+    }
+    out.append(text);
+    return out;
+}
+
 } // namespace
 
 void GlobalOptions::add_to(CLI::App& app) {
     const auto table = global_option_table();
+    // The few rows shown after another one, found once (this runs on every start).
+    std::vector<const config::Option*> moved;
+    for (const auto& row : table)
+        if (!row.help_after.empty())
+            moved.push_back(&row);
     for (const auto& row : table) {
         if (!row.help_after.empty())
             continue;
         add_row(app, row);
-        for (const auto& later : table)
-            if (later.help_after == row.name)
-                add_row(app, later);
+        for (const auto* later : moved)
+            if (later->help_after == row.name)
+                add_row(app, *later);
     }
 }
 
 void GlobalOptions::add_row(CLI::App& app, const config::Option& row) {
     if (row.form == config::Form::none)
         return;
-    auto help = [&](std::string_view text) {
-        return fmt::format(fmt::runtime(text), fmt::arg("default", row.default_value),
-                           fmt::arg("env", row.env), fmt::arg("fallback_env", row.fallback_env));
-    };
+    auto help = [&](std::string_view text) { return fill_help(text, row); };
     const std::string flag(row.flag);
     const std::string off_flag(row.off_flag);
     Given& g = given_.emplace_back(Given{&row});
