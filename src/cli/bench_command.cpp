@@ -50,15 +50,15 @@ Result<app::BenchOptions> BenchCommand::options() const {
     return o;
 }
 
-Result<void> BenchCommand::check(const GlobalOptions& globals) const {
-    return globals.resolve().and_then(
-        [&](const app::Target&) { return options().map([](const app::BenchOptions&) {}); });
+Result<BenchCommand::Plan> BenchCommand::plan(const GlobalOptions& globals) const {
+    Plan p;
+    TRY_ASSIGN(p.target, globals.resolve());
+    TRY_ASSIGN(p.bench, options());
+    return p;
 }
 
-Result<int> BenchCommand::execute(const GlobalOptions& globals) {
-    TRY_ASSIGN(const auto target, globals.resolve());
-    TRY_ASSIGN(const auto bench_options, options());
-    return app::bench(*store_for(target), target, bench_options);
+Result<int> BenchCommand::run(const Plan& p) {
+    return app::bench(*store_for(p.target), p.target, p.bench);
 }
 
 } // namespace dlock::cli

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/bench.hpp"
+#include "cli/command_support.hpp"
 #include "cli/global_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -10,18 +11,19 @@
 namespace dlock::cli {
 
 // `dlock bench [--cycles N] [--waiters K,K...] [--handovers N] [--name NAME] [--json]`
-class BenchCommand {
+class BenchCommand final : public PlannedCommand<BenchCommand> {
   public:
     explicit BenchCommand(CLI::App& parent);
-    CLI::App* app() const { return app_; }
-    Result<int> execute(const GlobalOptions& globals);
-    // What execute checks before it talks to Redis: the usage errors.
-    Result<void> check(const GlobalOptions& globals) const;
+    struct Plan {
+        app::Target target;
+        app::BenchOptions bench;
+    };
+    Result<Plan> plan(const GlobalOptions& globals) const;
+    Result<int> run(const Plan& plan);
 
   private:
     Result<app::BenchOptions> options() const;
 
-    CLI::App* app_;
     std::string cycles_ = "2000";
     std::vector<std::string> waiters_{"8", "32"};
     std::string handovers_ = "1000";

@@ -32,12 +32,7 @@ Result<HistoryCommand::Plan> HistoryCommand::plan(const GlobalOptions& globals) 
     return p;
 }
 
-Result<void> HistoryCommand::check(const GlobalOptions& globals) const {
-    return plan(globals).map([](const Plan&) {});
-}
-
-Result<int> HistoryCommand::execute(const GlobalOptions& globals) {
-    TRY_ASSIGN(const auto p, plan(globals));
+Result<int> HistoryCommand::run(const Plan& p) {
     return app::history(*store_for(p.target), p.target, p.options);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/history.hpp"
+#include "cli/command_support.hpp"
 #include "cli/global_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -9,21 +10,17 @@
 namespace dlock::cli {
 
 // `dlock history NAME [-n COUNT] [--json]`
-class HistoryCommand {
+class HistoryCommand final : public PlannedCommand<HistoryCommand> {
   public:
     explicit HistoryCommand(CLI::App& parent);
-    CLI::App* app() const { return app_; }
-    Result<int> execute(const GlobalOptions& globals);
-    // What execute checks before it talks to Redis: the usage errors.
-    Result<void> check(const GlobalOptions& globals) const;
-
-  private:
     struct Plan {
         app::Target target;
         app::HistoryOptions options;
     };
     Result<Plan> plan(const GlobalOptions& globals) const;
-    CLI::App* app_;
+    Result<int> run(const Plan& plan);
+
+  private:
     std::string name_;
     std::string count_;
     CLI::Option* count_option_ = nullptr;

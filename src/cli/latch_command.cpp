@@ -83,12 +83,7 @@ Result<LatchCommand::Plan> LatchCommand::plan(const GlobalOptions& globals) cons
     return p;
 }
 
-Result<void> LatchCommand::check(const GlobalOptions& globals) const {
-    return plan(globals).map([](const Plan&) {});
-}
-
-Result<int> LatchCommand::execute(const GlobalOptions& globals) {
-    TRY_ASSIGN(const auto p, plan(globals));
+Result<int> LatchCommand::run(const Plan& p) {
     const auto store = store_for(p.target);
     if (create_->parsed())
         return app::latch_create(*store, p.target, p.create);

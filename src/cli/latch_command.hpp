@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/latch.hpp"
+#include "cli/command_support.hpp"
 #include "cli/global_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -12,15 +13,9 @@ namespace dlock::cli {
 // `dlock latch count-down NAME [N]`
 // `dlock latch wait NAME [-w DURATION] [-E N]`
 // `dlock latch status NAME [--json]`
-class LatchCommand {
+class LatchCommand final : public PlannedCommand<LatchCommand> {
   public:
     explicit LatchCommand(CLI::App& parent);
-    CLI::App* app() const { return app_; }
-    Result<int> execute(const GlobalOptions& globals);
-    // What execute checks before it talks to Redis: the usage errors.
-    Result<void> check(const GlobalOptions& globals) const;
-
-  private:
     // The parsed subcommand's options, checked.
     struct Plan {
         app::Target target;
@@ -29,8 +24,9 @@ class LatchCommand {
         app::LatchWaitOptions wait;
     };
     Result<Plan> plan(const GlobalOptions& globals) const;
+    Result<int> run(const Plan& plan);
 
-    CLI::App* app_;
+  private:
     CLI::App* create_;
     CLI::App* count_down_;
     CLI::App* wait_;

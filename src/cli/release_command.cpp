@@ -42,12 +42,7 @@ Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) 
     return p;
 }
 
-Result<void> ReleaseCommand::check(const GlobalOptions& globals) const {
-    return plan(globals).map([](const Plan&) {});
-}
-
-Result<int> ReleaseCommand::execute(const GlobalOptions& globals) {
-    TRY_ASSIGN(const auto p, plan(globals));
+Result<int> ReleaseCommand::run(const Plan& p) {
     return app::force_release(*store_for(p.target), p.target, p.options);
 }
 

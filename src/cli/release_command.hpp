@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/force_release.hpp"
+#include "cli/command_support.hpp"
 #include "cli/global_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -9,22 +10,17 @@
 namespace dlock::cli {
 
 // `dlock release --force [--permit ID | --all-permits] NAME`
-class ReleaseCommand {
+class ReleaseCommand final : public PlannedCommand<ReleaseCommand> {
   public:
     explicit ReleaseCommand(CLI::App& parent);
-    CLI::App* app() const { return app_; }
-    Result<int> execute(const GlobalOptions& globals);
-    // What execute checks before it talks to Redis: the usage errors.
-    Result<void> check(const GlobalOptions& globals) const;
-
-  private:
     struct Plan {
         app::Target target;
         app::ForceReleaseOptions options;
     };
     Result<Plan> plan(const GlobalOptions& globals) const;
+    Result<int> run(const Plan& plan);
 
-    CLI::App* app_;
+  private:
     std::string name_;
     bool force_ = false;
     std::string permit_;

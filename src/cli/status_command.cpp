@@ -18,18 +18,13 @@ StatusCommand::StatusCommand(CLI::App& parent) {
     app_->footer(exit_status_help(HelpPage::status));
 }
 
-Result<app::Target> StatusCommand::target(const GlobalOptions& globals) const {
+Result<app::Target> StatusCommand::plan(const GlobalOptions& globals) const {
     if (names_only_ && !names_.empty())
         return usage_error("--names lists every name in use; it takes no NAME");
     return target_for(globals, names_);
 }
 
-Result<void> StatusCommand::check(const GlobalOptions& globals) const {
-    return target(globals).map([](const app::Target&) {});
-}
-
-Result<int> StatusCommand::execute(const GlobalOptions& globals) {
-    TRY_ASSIGN(const auto ready, target(globals));
+Result<int> StatusCommand::run(const app::Target& ready) {
     const auto store = store_for(ready);
     TRY_ASSIGN(const auto answer, app::status(*store, ready, {names_, json_, names_only_}));
     out::write(status_text(answer, ready.prefix, json_, names_only_));

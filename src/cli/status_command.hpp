@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cli/command_support.hpp"
 #include "cli/global_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -9,17 +10,14 @@
 namespace dlock::cli {
 
 // `dlock status [NAME...] [--json]`, `dlock status --names`
-class StatusCommand {
+class StatusCommand final : public PlannedCommand<StatusCommand> {
   public:
     explicit StatusCommand(CLI::App& parent);
-    CLI::App* app() const { return app_; }
-    Result<int> execute(const GlobalOptions& globals);
-    // What execute checks before it talks to Redis: the usage errors.
-    Result<void> check(const GlobalOptions& globals) const;
+    // The names are checked, then the global options resolved: the target.
+    Result<app::Target> plan(const GlobalOptions& globals) const;
+    Result<int> run(const app::Target& target);
 
   private:
-    Result<app::Target> target(const GlobalOptions& globals) const;
-    CLI::App* app_;
     std::vector<std::string> names_;
     bool json_ = false;
     bool names_only_ = false;
