@@ -8,8 +8,7 @@
 
 namespace dlock::redis {
 
-SingleStore::SingleStore(Deployment deployment)
-    : deployment_(deployment), session_(std::move(deployment)) {}
+SingleStore::SingleStore(Deployment deployment) : deployment_(std::move(deployment)) {}
 
 lock::Capabilities SingleStore::capabilities() const {
     return {true, true, true, true, true, ""};
@@ -20,11 +19,14 @@ lock::Leases SingleStore::leases(int64_t permits, const lock::HolderInfo&, Milli
 }
 
 Result<ScriptSession*> SingleStore::session() {
-    if (!connected_) {
-        TRY(session_.connect());
-        connected_ = true;
+    if (!session_) {
+        ScriptSession& fresh = session_.emplace(deployment_);
+        if (auto connected = fresh.connect(); !connected) {
+            session_.reset(); // the next call tries again, as a fresh session would
+            return tl::unexpected(connected.error());
+        }
     }
-    return &session_;
+    return &*session_;
 }
 
 Result<std::vector<std::string>> SingleStore::names_in_use(const std::string& prefix) {

@@ -4,6 +4,8 @@
 #include "redis/scripts/script_session.hpp"
 #include "redis/topology/deployment.hpp"
 
+#include <optional>
+
 namespace dlock::redis {
 
 // lock::Store over one deployment (a server, Sentinel or Cluster: ScriptSession routes each
@@ -36,8 +38,9 @@ class SingleStore final : public lock::Store {
     Result<ScriptSession*> session();
 
     Deployment deployment_;
-    ScriptSession session_;
-    bool connected_ = false;
+    // Made and connected by the first inspection call: a run takes its leases through its own
+    // backends and never needs it.
+    std::optional<ScriptSession> session_;
 };
 
 } // namespace dlock::redis
