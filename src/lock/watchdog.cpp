@@ -1,5 +1,6 @@
 #include "lock/watchdog.hpp"
 
+#include "lock/describe.hpp"
 #include "util/log.hpp"
 
 #include <algorithm>
@@ -14,6 +15,31 @@ Millis retry_pause(Millis ttl) {
     return std::clamp(ttl / 20, Millis(50), Millis(500));
 }
 
+// "the lease on job", "the leases on a, b", or "the lease" for unnamed leases.
+template <typename Entries>
+std::string leases_of(const Entries& round) {
+    std::string names;
+    for (const auto* entry : round)
+        if (!entry->name.empty())
+            names += (names.empty() ? "" : ", ") + entry->name;
+    if (names.empty())
+        return round.size() == 1 ? "the lease" : "the leases";
+    return fmt::format("{} on {}", round.size() == 1 ? "the lease" : "the leases", names);
+}
+
+// "in 1.3s (at 02:00:05)": when the first of `round` must be stopped, on the wall clock.
+template <typename Entries>
+std::string stop_deadline(const Entries& round) {
+    auto stop_at = LeaseClock::Clock::time_point::max();
+    for (const auto* entry : round)
+        stop_at = std::min(stop_at, entry->clock->stop_at());
+    const auto left =
+        std::max(Millis(0), std::chrono::duration_cast<Millis>(stop_at - LeaseClock::Clock::now()));
+    const int64_t now_ms = wall_now_ms();
+    return fmt::format("in {} (at {})", format_duration(left),
+                       local_time(now_ms + left.count(), now_ms));
+}
+
 } // namespace
 
 Watchdog::Watchdog(BackendFactory open_backend, Millis ttl, std::function<void()> on_change)
@@ -23,14 +49,14 @@ Watchdog::~Watchdog() {
     stop();
 }
 
-void Watchdog::add(const RenewRequest& lease, LeaseClock& clock) {
+void Watchdog::add(const RenewRequest& lease, LeaseClock& clock, std::string name) {
     {
         std::lock_guard lock(mutex_);
         if (stopping_)
             return;
         // The first renewal is due one interval after the acquire was sent.
-        entries_.push_back(
-            Entry{lease, &clock, clock.guaranteed_until() - ttl_ + renewal_interval(ttl_)});
+        entries_.push_back(Entry{lease, &clock, std::move(name),
+                                 clock.guaranteed_until() - ttl_ + renewal_interval(ttl_)});
     }
     if (thread_.joinable())
         wakeup_.notify_all();
@@ -98,7 +124,7 @@ void Watchdog::renew(std::unique_ptr<Backend>& backend, const std::vector<Entry*
     if (!backend) {
         auto opened = open_backend_();
         if (!opened) {
-            log::warn("cannot renew lease: {}", opened.error().message);
+            report_failure(round, opened.error());
             std::lock_guard lock(mutex_);
             for (Entry* entry : round)
                 entry->due = Clock::now() + retry_pause(ttl_);
@@ -141,9 +167,11 @@ void Watchdog::renew(std::unique_ptr<Backend>& backend, const std::vector<Entry*
         }
     }
     if (failure) {
-        log::warn("cannot renew lease: {}", failure->message);
+        report_failure(round, *failure);
         if (failure->transient)
             backend.reset(); // reconnect on the next try
+    } else if (renewed > 0) {
+        report_recovery(round);
     }
     if (renewed == 1)
         log::debug("lease renewed");
@@ -151,6 +179,29 @@ void Watchdog::renew(std::unique_ptr<Backend>& backend, const std::vector<Entry*
         log::debug("{} leases renewed", renewed);
     if (lost)
         on_change_();
+}
+
+void Watchdog::report_failure(const std::vector<Entry*>& round, const Error& failure) {
+    const auto now = Clock::now();
+    const bool too_late = std::all_of(
+        round.begin(), round.end(), [&](const Entry* entry) { return entry->clock->expired(now); });
+    // Once the command is being stopped, the lost-lease error says it all.
+    if (failing_ || too_late) {
+        log::debug("cannot renew {}: {}; retrying", leases_of(round), failure.message);
+        failing_ = true;
+        return;
+    }
+    failing_ = true;
+    log::warn("cannot renew {}: {}; retrying, the command will be stopped {} unless a renewal "
+              "succeeds",
+              leases_of(round), failure.message, stop_deadline(round));
+}
+
+void Watchdog::report_recovery(const std::vector<Entry*>& round) {
+    if (!failing_)
+        return;
+    failing_ = false;
+    log::warn("renewals recovered: renewed {} again", leases_of(round));
 }
 
 void Watchdog::loop() {
