@@ -163,7 +163,7 @@ _dlock_complete() {
         subcommands='create count-down wait status'
         ;;
     'latch create')
-        options='--help --ttl'
+        options='--help --ttl --reset'
         ((positionals == 0)) && names=1
         ;;
     'latch count-down')

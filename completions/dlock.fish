@@ -130,6 +130,7 @@ complete -c dlock -n '__dlock_at latch' -a count-down -d 'Count a latch down by 
 complete -c dlock -n '__dlock_at latch' -a wait -d 'Wait until a latch reaches zero'
 complete -c dlock -n '__dlock_at latch' -a status -d 'Show a latch'
 complete -c dlock -n '__dlock_at "latch create"' -l ttl -x -d 'Lifetime of the latch'
+complete -c dlock -n '__dlock_at "latch create"' -l reset -d 'Start a new round at COUNT'
 complete -c dlock -n '__dlock_at "latch wait"' -s w -l wait -x -d 'Give up after DURATION'
 complete -c dlock -n '__dlock_at "latch wait"' -s E -l timeout-exit-code -x \
     -d 'Exit status on timeout'

@@ -50,18 +50,36 @@ Result<int> latch_create(lock::Store& store, const Target& target,
                          const LatchCreateOptions& options) {
     TRY_ASSIGN(const auto latches, latches_of(store));
     const auto keys = lock::LatchKeys::of(target.prefix, options.name);
-    auto created = latches->create(keys, options.count, options.ttl);
+    // A retried reset carries the same id: it does not start yet another round.
+    auto created = latches->create(keys, options.count, options.ttl,
+                                   options.reset ? random_hex(16) : std::string());
     TRY(created);
     const int64_t current = created->count, initial = created->initial;
-    if (created->outcome == lock::Latches::Created::Outcome::conflict)
+    using Outcome = lock::Latches::Created::Outcome;
+    switch (created->outcome) {
+    case Outcome::conflict:
         return usage_error(fmt::format("latch {} already exists with count {} (now {}), not {}; it "
-                                       "stays until its TTL ends",
-                                       options.name, initial, current, options.count));
-    if (created->outcome == lock::Latches::Created::Outcome::created)
+                                       "stays until its TTL ends (or start a new round: dlock "
+                                       "latch create --reset {} {})",
+                                       options.name, initial, current, options.count, options.name,
+                                       options.count));
+    case Outcome::finished:
+        return usage_error(fmt::format("latch {} already reached zero (count 0 of {}): every wait "
+                                       "would pass at once; start a new round with: dlock latch "
+                                       "create --reset {} {}",
+                                       options.name, initial, options.name, options.count));
+    case Outcome::created:
         log::info("created latch {} with count {}", options.name, options.count);
-    else
+        break;
+    case Outcome::reset:
+        log::info("latch {}: new round at count {} (the previous one was at {} of {})",
+                  options.name, options.count, current, initial);
+        break;
+    case Outcome::refreshed:
         log::info("latch {} exists (count {} of {}); TTL refreshed", options.name, current,
                   initial);
+        break;
+    }
     return exit_code::ok;
 }
 
@@ -113,7 +131,11 @@ Result<int> latch_wait(lock::Store& store, const Target& target, const LatchWait
         }
         auto token = latches->await_token(keys, waiter, block);
         TRY(token);
-        // Token or not, the next round re-checks the count and refreshes the registration.
+        // Only the count-down that reaches zero pushes a token: the round this waiter waited
+        // for is over, even if a reset started the next one since.
+        if (*token)
+            return exit_code::ok;
+        // No token: the next round re-checks the count and refreshes the registration.
     }
 }
 

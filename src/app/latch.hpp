@@ -24,6 +24,7 @@ struct LatchCreateOptions {
     std::string name;
     int64_t count = 0;
     Millis ttl = kDefaultLatchTtl;
+    bool reset = false; // start a new round at `count`, whatever the latch's state
 };
 
 struct LatchCountDownOptions {

@@ -35,7 +35,8 @@ const Row kRows[] = {
      "something was held and is now broken (its holders stop at their next renewal)",
      {release}},
     {exit_code::ok,
-     "created or refreshed; counted down; the count is zero (wait); the latch exists (status)",
+     "created, refreshed or reset; counted down; the count is zero (wait); the latch exists\n"
+     "(status)",
      {latch}},
     {exit_code::ok, "measured; the figures were printed", {bench}},
     {exit_code::ok, "the settings were shown", {config}},
@@ -68,7 +69,8 @@ const Row kRows[] = {
      {sem_run}},
     {exit_code::usage, "usage error (bad option, environment variable or config file)", {config}},
     {exit_code::usage,
-     "usage error (bad option, name, count, duration; create with a different COUNT)",
+     "usage error (bad option, name, count, duration; create with a different COUNT, or on a\n"
+     "latch that reached zero, without --reset)",
      {latch}},
     {exit_code::usage, "usage error (also: --force missing, a malformed permit id)", {release}},
     {exit_code::no_such_latch, "no such latch (never created, or its TTL ran out)", {latch}},

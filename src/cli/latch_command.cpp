@@ -19,14 +19,14 @@ LatchCommand::LatchCommand(CLI::App& parent) {
     app_->footer(exit_status_help(HelpPage::latch));
 
     create_ = app_->add_subcommand(
-        "create", "Create latch NAME at COUNT; with the same COUNT again, only refresh its TTL");
+        "create", "Create latch NAME at COUNT (the same COUNT again refreshes its TTL; a new "
+                  "round after it reached zero needs --reset)");
     create_->add_option("NAME", name_, "latch name")->required();
-    create_
-        ->add_option("COUNT", count_, "initial count (1 to 1000000000)")
-
-        ->required();
+    create_->add_option("COUNT", count_, "initial count (1 to 1000000000)")->required();
     create_->add_option("--ttl", ttl_, "lifetime of the latch, refreshed by create (default 24h)")
         ->option_text("DURATION");
+    create_->add_flag("--reset", reset_,
+                      "start a new round at COUNT, finished or not (waiters then wait for it)");
 
     count_down_ = app_->add_subcommand("count-down", "Count latch NAME down by N (default 1)");
     count_down_->add_option("NAME", name_, "latch name")->required();
@@ -64,6 +64,7 @@ Result<LatchCommand::Plan> LatchCommand::plan(const GlobalOptions& globals) cons
         if (*ttl < Millis(1000) || *ttl > app::kMaxLatchTtl)
             return usage_error(fmt::format("--ttl must be from 1s to 365d, not {}", quote(ttl_)));
         p.create.ttl = *ttl;
+        p.create.reset = reset_;
     } else if (count_down_->parsed()) {
         if (count_down_n_->count() > 0) {
             TRY_ASSIGN(p.count_down.n, app::parse_latch_count(count_, "N"));

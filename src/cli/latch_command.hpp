@@ -9,7 +9,7 @@
 
 namespace dlock::cli {
 
-// `dlock latch create NAME COUNT [--ttl DURATION]`
+// `dlock latch create NAME COUNT [--ttl DURATION] [--reset]`
 // `dlock latch count-down NAME [N]`
 // `dlock latch wait NAME [-w DURATION] [-E N]`
 // `dlock latch status NAME [--json]`
@@ -39,6 +39,7 @@ class LatchCommand final : public PlannedCommand<LatchCommand> {
     std::string wait_for_;                 // wait -w; not given: no limit
     std::string timeout_exit_code_ = "75"; // wait -E
     bool json_ = false;
+    bool reset_ = false;
 };
 
 } // namespace dlock::cli

@@ -12,8 +12,8 @@
 namespace dlock::lock {
 
 // The latch calls of a store (`dlock latch`). Every call may be sent again with the same
-// arguments: create is idempotent, count-down carries a request id, wait and leave only
-// (re)register or unregister the waiter.
+// arguments: create is idempotent (a reset carries a request id), count-down carries a request
+// id, wait and leave only (re)register or unregister the waiter.
 class Latches {
   public:
     virtual ~Latches() = default;
@@ -23,12 +23,17 @@ class Latches {
             created,
             refreshed, // existed with the same initial count: its TTL was refreshed
             conflict,  // exists with another initial count: nothing changed
+            finished,  // exists and reached zero: nothing changed (a new round needs a reset)
+            reset,     // a new round started over an existing latch
         };
         Outcome outcome = Outcome::created;
-        int64_t count = 0; // now
+        int64_t count = 0; // now; for `reset`, the previous round's
         int64_t initial = 0;
     };
-    virtual Result<Created> create(const LatchKeys& keys, int64_t count, Millis ttl) = 0;
+    // With a `reset_id`, starts a new round at `count` whatever the latch's state (once per id);
+    // waiters still registered then wait for the new round.
+    virtual Result<Created> create(const LatchKeys& keys, int64_t count, Millis ttl,
+                                   std::string_view reset_id = {}) = 0;
 
     struct CountedDown {
         bool exists = false;

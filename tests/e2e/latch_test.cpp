@@ -62,6 +62,63 @@ TEST_CASE("latch create with a different count is a usage error", "[e2e][latch]"
     CHECK(server->cmd({"PTTL", key("job", "latch")}).integer() <= 3'600'000);
 }
 
+TEST_CASE("a latch that reached zero is not created again without --reset", "[e2e][latch]") {
+    REQUIRE_REDIS(server);
+    REQUIRE(latch(*server, {"create", "job", "2", "--ttl", "1h"}).exit_code == 0);
+    REQUIRE(latch(*server, {"count-down", "job", "2"}).exit_code == 0);
+    auto r = latch(*server, {"create", "job", "2"});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 64);
+    CHECK(one_dlock_line(r.err));
+    CHECK(r.err == "dlock: latch job already reached zero (count 0 of 2): every wait would pass "
+                   "at once; start a new round with: dlock latch create --reset job 2\n");
+    CHECK(hget(*server, key("job", "latch"), "count") == "0");
+    CHECK(server->cmd({"PTTL", key("job", "latch")}).integer() <= 3'600'000);
+}
+
+TEST_CASE("a latch reused every day starts a new round with create --reset", "[e2e][latch]") {
+    REQUIRE_REDIS(server);
+    // Day 1: two jobs count down, the report's wait passes.
+    REQUIRE(latch(*server, {"create", "--reset", "daily", "2"}).exit_code == 0);
+    REQUIRE(latch(*server, {"count-down", "daily"}).exit_code == 0);
+    REQUIRE(latch(*server, {"count-down", "daily"}).exit_code == 0);
+    REQUIRE(latch(*server, {"wait", "daily", "-w", "10s"}).exit_code == 0);
+
+    // Day 2: the same create --reset starts over; the wait blocks until two count-downs.
+    auto r = run(*server, {"-v", "latch", "create", "--reset", "daily", "2"});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err == "dlock: latch daily: new round at count 2 (the previous one was at 0 of 2)\n");
+    CHECK(hget(*server, key("daily", "latch"), "count") == "2");
+    auto waiter = start(*server, {"latch", "wait", "daily", "-w", "60s"});
+    REQUIRE(eventually([&] {
+        return server->cmd({"ZCARD", key("daily", "latch-waiters")}).integer() == 1;
+    }));
+    REQUIRE(latch(*server, {"count-down", "daily"}).exit_code == 0);
+    std::this_thread::sleep_for(300ms);
+    CHECK(waiter->running());
+    REQUIRE(latch(*server, {"count-down", "daily"}).exit_code == 0);
+    auto w = waiter->wait(30s);
+    INFO("waiter stderr: " << w.err);
+    CHECK(w.exit_code == 0);
+}
+
+TEST_CASE("a waiter blocked when its round is reset waits for the new count", "[e2e][latch]") {
+    REQUIRE_REDIS(server);
+    REQUIRE(latch(*server, {"create", "job", "3"}).exit_code == 0);
+    auto waiter = start(*server, {"latch", "wait", "job", "-w", "60s"});
+    REQUIRE(eventually([&] {
+        return server->cmd({"ZCARD", key("job", "latch-waiters")}).integer() == 1;
+    }));
+    REQUIRE(latch(*server, {"create", "--reset", "job", "1"}).exit_code == 0);
+    std::this_thread::sleep_for(300ms);
+    CHECK(waiter->running());
+    REQUIRE(latch(*server, {"count-down", "job"}).exit_code == 0);
+    auto w = waiter->wait(30s);
+    INFO("waiter stderr: " << w.err);
+    CHECK(w.exit_code == 0);
+}
+
 TEST_CASE("a background waiter is released promptly when the count reaches zero", "[e2e][latch]") {
     REQUIRE_REDIS(server);
     REQUIRE(latch(*server, {"create", "job", "2"}).exit_code == 0);

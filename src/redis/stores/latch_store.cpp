@@ -43,17 +43,20 @@ Result<Reply> LatchStore::run(const EmbeddedScript& script,
 }
 
 Result<LatchStore::Created> LatchStore::create(const lock::LatchKeys& keys, int64_t count,
-                                               Millis ttl) {
+                                               Millis ttl, std::string_view reset_id) {
     const std::string count_text = std::to_string(count), ttl_text = ms(ttl);
-    auto reply = array_of(
-        run(scripts::latch_create, {keys.latch, keys.ids, keys.waiters}, {count_text, ttl_text}),
-        scripts::latch_create, 3);
+    auto reply = array_of(run(scripts::latch_create, {keys.latch, keys.ids, keys.waiters},
+                              {count_text, ttl_text, reset_id}),
+                          scripts::latch_create, 3);
     TRY(reply);
+    using Outcome = Created::Outcome;
     const int64_t status = (*reply)[0].as_int();
-    return Created{status == 1    ? Created::Outcome::created
-                   : status == -1 ? Created::Outcome::conflict
-                                  : Created::Outcome::refreshed,
-                   (*reply)[1].as_int(), (*reply)[2].as_int()};
+    const Outcome outcome = status == 1    ? Outcome::created
+                            : status == 2  ? Outcome::reset
+                            : status == -1 ? Outcome::conflict
+                            : status == -2 ? Outcome::finished
+                                           : Outcome::refreshed;
+    return Created{outcome, (*reply)[1].as_int(), (*reply)[2].as_int()};
 }
 
 Result<LatchStore::CountedDown> LatchStore::count_down(const lock::LatchKeys& keys, int64_t n,

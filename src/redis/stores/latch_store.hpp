@@ -19,7 +19,8 @@ class LatchStore final : public lock::Latches {
   public:
     explicit LatchStore(Deployment deployment) : session_(std::move(deployment)) {}
 
-    Result<Created> create(const lock::LatchKeys& keys, int64_t count, Millis ttl) override;
+    Result<Created> create(const lock::LatchKeys& keys, int64_t count, Millis ttl,
+                           std::string_view reset_id = {}) override;
     Result<CountedDown> count_down(const lock::LatchKeys& keys, int64_t n,
                                    std::string_view request_id, Millis wake_ttl) override;
     Result<Round> wait_round(const lock::LatchKeys& keys, std::string_view waiter_id,

@@ -35,6 +35,26 @@ TEST_CASE("a latch is created once, refreshed by the same count, refused another
     CHECK(conflict.initial == 3);
 }
 
+TEST_CASE("a latch that reached zero is refused by create and restarted by a reset",
+          "[latch_store]") {
+    REQUIRE_REDIS(server);
+    redis::LatchStore store(connect_options(server->url()));
+    ok(store.create(keys, 1, 60s));
+    REQUIRE(ok(store.count_down(keys, 1, "r1", 6s)).count == 0);
+    auto finished = ok(store.create(keys, 1, 60s));
+    CHECK(finished.outcome == Outcome::finished);
+    CHECK(finished.count == 0);
+    CHECK(finished.initial == 1);
+
+    auto reset = ok(store.create(keys, 2, 60s, "round-2"));
+    CHECK(reset.outcome == Outcome::reset);
+    CHECK(reset.count == 0);
+    CHECK(reset.initial == 1);
+    auto round = ok(store.wait_round(keys, "w1", 3s));
+    CHECK(round.state == State::waiting);
+    CHECK(round.count == 2);
+}
+
 TEST_CASE("a latch counts down once per request id and wakes its waiters at zero",
           "[latch_store]") {
     REQUIRE_REDIS(server);

@@ -27,6 +27,11 @@ Ints create(const RedisServer& s, int64_t count, int64_t ttl_ms = 60'000) {
                             {std::to_string(count), std::to_string(ttl_ms)}));
 }
 
+Ints reset(const RedisServer& s, int64_t count, const std::string& id, int64_t ttl_ms = 60'000) {
+    return ints(eval_script(s, redis::scripts::latch_create, {lk.latch, lk.ids, lk.waiters},
+                            {std::to_string(count), std::to_string(ttl_ms), id}));
+}
+
 Ints count_down(const RedisServer& s, const std::string& request, int64_t n = 1) {
     return ints(eval_script(s, redis::scripts::latch_count_down,
                             {lk.latch, lk.ids, lk.waiters, lk.wake},
@@ -179,8 +184,54 @@ TEST_CASE("an absent latch is distinguished from a done one", "[latch]") {
     CHECK(st[2] == 1);
     CHECK(st[3] > 55'000);
     CHECK(st[4] == 0);
-    // A done latch is still there for create with the same count: it stays done.
-    CHECK(create(*server, 1) == Ints{0, 0, 1});
+    // A done latch is still there: create with the same count is refused and leaves it done.
+    CHECK(create(*server, 1, 120'000) == Ints{-2, 0, 1});
+    CHECK(hget(*server, lk.latch, "count") == "0");
+    CHECK(pttl(*server, lk.latch) <= 60'000);
+}
+
+TEST_CASE("latch_create with a reset id starts a new round over a done latch", "[latch]") {
+    REQUIRE_REDIS(server);
+    REQUIRE(create(*server, 2, 60'000) == Ints{1, 2, 2});
+    REQUIRE(count_down(*server, "a") == Ints{1, 1, 0});
+    REQUIRE(count_down(*server, "b") == Ints{1, 0, 0});
+    REQUIRE(wait_round(*server, "w0") == Ints{1, 0});
+
+    // The previous round's count and initial are returned; the new round is at COUNT.
+    CHECK(reset(*server, 2, "round-2", 120'000) == Ints{2, 0, 2});
+    CHECK(hget(*server, lk.latch, "count") == "2");
+    CHECK(hget(*server, lk.latch, "initial") == "2");
+    CHECK(pttl(*server, lk.latch) > 115'000);
+    CHECK_FALSE(exists(*server, lk.ids)); // yesterday's request ids are forgotten
+    CHECK(wait_round(*server, "w1") == Ints{2, 2});
+    // A retried reset (same id) does not start yet another round.
+    REQUIRE(count_down(*server, "a") == Ints{1, 1, 0});
+    CHECK(reset(*server, 2, "round-2") == Ints{2, 1, 2});
+    CHECK(hget(*server, lk.latch, "count") == "1");
+    CHECK(count_down(*server, "c") == Ints{1, 0, 1});
+    CHECK(llen(*server, lk.wake + "w1") == 1);
+}
+
+TEST_CASE("a reset of a running round keeps its waiters for the new count", "[latch]") {
+    REQUIRE_REDIS(server);
+    REQUIRE(create(*server, 3) == Ints{1, 3, 3});
+    REQUIRE(count_down(*server, "a") == Ints{1, 2, 0});
+    REQUIRE(wait_round(*server, "w1") == Ints{2, 2});
+    // Another count, and an unfinished round: a reset starts over all the same.
+    CHECK(reset(*server, 1, "r") == Ints{2, 2, 3});
+    CHECK(hget(*server, lk.latch, "initial") == "1");
+    CHECK(zrange(*server, lk.waiters) == Strings{"w1"});
+    // The old round's request id counts in the new round.
+    CHECK(count_down(*server, "a") == Ints{1, 0, 1});
+    CHECK(llen(*server, lk.wake + "w1") == 1);
+}
+
+TEST_CASE("latch_create with a reset id on a missing latch creates it", "[latch]") {
+    REQUIRE_REDIS(server);
+    CHECK(reset(*server, 4, "r") == Ints{1, 4, 4});
+    CHECK(hget(*server, lk.latch, "count") == "4");
+    CHECK(reset(*server, 4, "r") == Ints{2, 4, 4});
+    CHECK(hget(*server, lk.latch, "count") == "4");
 }
 
 TEST_CASE("a latch that outlived its TTL is absent", "[latch]") {
