@@ -3,6 +3,7 @@
 #include "app/run_environment.hpp"
 #include "app/run_history.hpp"
 #include "app/run_report.hpp"
+#include "app/wait_report.hpp"
 #include "lock/acquire_all.hpp"
 #include "lock/self_info.hpp"
 #include "process/exit_status.hpp"
@@ -146,12 +147,22 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
     // A signal while a multi-name run waits for a later name must not leave the earlier ones
     // held until their TTL runs out: catch it, give them back, then die of it. (One name: the
     // default action is right, and costs no system calls.)
+    // A wait shown in place at a terminal is ended cleanly on Ctrl-C too: caught likewise.
+    std::optional<WaitReport> shown;
+    if (options.wait != Millis(0))
+        shown.emplace();
     std::optional<SignalLatch> latch;
-    if (options.names.size() > 1)
+    if (options.names.size() > 1 || (shown && shown->in_place()))
         latch.emplace(std::initializer_list<int>{SIGINT, SIGTERM, SIGHUP, SIGQUIT});
     auto taken = lock::acquire_all(
         backend, lease_requests(target, options, owners, self), options.wait, leases,
-        latch ? std::function<bool()>([&] { return latch->caught() != 0; }) : nullptr);
+        latch ? std::function<bool()>([&] { return latch->caught() != 0; }) : nullptr,
+        shown ? lock::WaitHook([&](const std::string& name, const lock::AcquireOutcome& last) {
+            shown->waiting(name, last);
+        })
+              : nullptr);
+    if (shown)
+        shown->ended(taken && std::holds_alternative<lock::AllHeld>(*taken));
     if (latch && latch->caught()) { // acquire_all returned Interrupted, or all were just taken
         leases.release_all(backend);
         return latch->reraise();

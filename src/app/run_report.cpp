@@ -6,9 +6,7 @@
 #include <unistd.h>
 
 namespace dlock::app {
-namespace {
 
-// Why the name could not be taken: "held by ...", "held shared by ..." or "free, but ...".
 std::string why_refused(const lock::AcquireOutcome& last) {
     if (last.permit_limit > 0)
         return lock::describe_permits(last, wall_now_ms());
@@ -25,8 +23,6 @@ std::string why_refused(const lock::AcquireOutcome& last) {
     return fmt::format("free, but {} waiter{} queued first", last.waiters,
                        last.waiters == 1 ? " is" : "s are");
 }
-
-} // namespace
 
 int report_refusal(const RunOptions& options, const lock::Blocked& blocked) {
     const std::string why = why_refused(blocked.refused.last);

@@ -5,6 +5,9 @@
 
 namespace dlock::app {
 
+// Why a name could not be taken: "held by ...", "held shared by ..." or "free, but ...".
+std::string why_refused(const lock::AcquireOutcome& last);
+
 // The one line on stderr for each way `dlock run` can end without running the command to
 // completion. The refusals return the conflict exit status (-E).
 int report_refusal(const RunOptions& options, const lock::Blocked& blocked);

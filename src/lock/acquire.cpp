@@ -111,6 +111,8 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
                                           spec.request.heartbeat);
             return Refused{last, may_wait};
         }
+        if (spec.on_wait)
+            spec.on_wait(last);
         auto woken =
             backend.await_wake(spec.keys, spec.request.waiter_id, block_for(last, left, slice));
         if (!woken) {

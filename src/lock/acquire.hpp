@@ -16,6 +16,9 @@ struct AcquireSpec {
     // Checked before every block: true ends the wait as refused (the caller knows why), e.g.
     // because a lease taken earlier for the same command was lost meanwhile.
     std::function<bool()> abandon = nullptr;
+    // Called before every block of the wait with what was last seen (to show the wait): no
+    // Redis call of its own, so the wait's timing does not depend on it.
+    std::function<void(const AcquireOutcome&)> on_wait = nullptr;
 };
 
 struct Acquired {

@@ -30,7 +30,7 @@ void take(LeaseSet& leases, LeaseId id, const Acquired& acquired) {
 
 AcquireAllResult acquire_all(Backend& backend, std::vector<LeaseRequest> requests,
                              std::optional<Millis> wait, LeaseSet& leases,
-                             const std::function<bool()>& interrupted) {
+                             const std::function<bool()>& interrupted, const WaitHook& on_wait) {
     std::sort(requests.begin(), requests.end(),
               [](const LeaseRequest& a, const LeaseRequest& b) { return a.id.name < b.id.name; });
     const auto deadline = wait ? Clock::now() + *wait : Clock::time_point::max();
@@ -43,6 +43,8 @@ AcquireAllResult acquire_all(Backend& backend, std::vector<LeaseRequest> request
             spec.abandon = [&] {
                 return (interrupted && interrupted()) || (lost = leases.lost()) != nullptr;
             };
+        if (on_wait)
+            spec.on_wait = [&](const AcquireOutcome& last) { on_wait(next.id.name, last); };
         auto result = acquire(backend, std::move(spec));
         if (result && std::holds_alternative<Acquired>(*result))
             take(leases, std::move(next.id), std::get<Acquired>(*result));

@@ -36,6 +36,9 @@ struct Interrupted {};
 
 using AcquireAllResult = Result<std::variant<AllHeld, Blocked, LostMeanwhile, Interrupted>>;
 
+// Told before every block of a wait for `name`, with what was last seen (AcquireSpec::on_wait).
+using WaitHook = std::function<void(const std::string& name, const AcquireOutcome& last)>;
+
 // Takes every lease or none. Names live in different Cluster slots, so no script can take them
 // together; they are taken one at a time, always in byte order of their names whatever order
 // `requests` lists them in, so two callers listing the same names in different orders cannot
@@ -43,9 +46,10 @@ using AcquireAllResult = Result<std::variant<AllHeld, Blocked, LostMeanwhile, In
 // (that wait may outlast the TTL). `wait` is absolute across all names. On a refusal, a timeout,
 // a lease lost meanwhile, an error, or when `interrupted` (checked before every block, so at
 // least once per waiter heartbeat slice) returns true, every lease taken so far is released and
-// the queue left. The names must be distinct.
+// the queue left. The names must be distinct. `on_wait`, if given, is told of every wait.
 AcquireAllResult acquire_all(Backend& backend, std::vector<LeaseRequest> requests,
                              std::optional<Millis> wait, LeaseSet& leases,
-                             const std::function<bool()>& interrupted = nullptr);
+                             const std::function<bool()>& interrupted = nullptr,
+                             const WaitHook& on_wait = nullptr);
 
 } // namespace dlock::lock

@@ -64,16 +64,19 @@ std::string command_line(const std::vector<std::string>& argv, size_t max_bytes)
             out.push_back(' ');
         out += arg;
     }
-    if (out.size() > max_bytes) {
-        out.resize(max_bytes > 3 ? max_bytes - 3 : 0);
-        // Do not leave half a UTF-8 sequence before the ellipsis.
-        while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80)
-            out.pop_back();
-        if (!out.empty() && (static_cast<unsigned char>(out.back()) & 0x80))
-            out.pop_back();
-        out += "...";
-    }
-    return out;
+    return cut(std::move(out), max_bytes);
+}
+
+std::string cut(std::string text, size_t max_bytes) {
+    if (text.size() <= max_bytes)
+        return text;
+    text.resize(max_bytes > 3 ? max_bytes - 3 : 0);
+    // Do not leave half a UTF-8 sequence before the ellipsis.
+    while (!text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80)
+        text.pop_back();
+    if (!text.empty() && (static_cast<unsigned char>(text.back()) & 0x80))
+        text.pop_back();
+    return text + "...";
 }
 
 } // namespace dlock::lock

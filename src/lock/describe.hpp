@@ -29,4 +29,7 @@ std::string describe_permits(const AcquireOutcome& refused, int64_t now_ms);
 // "./backup.sh --full": argv joined with spaces, cut to `max_bytes` with "...".
 std::string command_line(const std::vector<std::string>& argv, size_t max_bytes = 200);
 
+// `text` cut to `max_bytes` with "..." (never inside a UTF-8 sequence); unchanged if it fits.
+std::string cut(std::string text, size_t max_bytes);
+
 } // namespace dlock::lock

@@ -2,10 +2,9 @@
 
 #include "lock/describe.hpp"
 #include "util/log.hpp"
+#include "util/signal_free_thread.hpp"
 
 #include <algorithm>
-#include <csignal>
-#include <cstring>
 #include <optional>
 
 namespace dlock::lock {
@@ -65,20 +64,9 @@ void Watchdog::add(const RenewRequest& lease, LeaseClock& clock, std::string nam
 }
 
 void Watchdog::start() {
-    // The renewal thread never takes a process signal: the supervisor reads them from a
-    // signalfd, which sees them only while every thread blocks them. The watchdog may start
-    // before the supervisor blocks them (a multi-name run renews while it waits).
-    // pthread_sigmask fails only on bad arguments: should it, say so and renew all the same.
-    sigset_t all, previous;
-    sigfillset(&all);
-    const int blocked = pthread_sigmask(SIG_SETMASK, &all, &previous);
-    if (blocked != 0)
-        log::warn("renewal thread: cannot block signals: {}", std::strerror(blocked));
-    thread_ = std::thread([this] { loop(); });
-    if (blocked == 0)
-        if (const int err = pthread_sigmask(SIG_SETMASK, &previous, nullptr); err != 0)
-            log::warn("cannot unblock signals after starting the renewal thread: {}",
-                      std::strerror(err));
+    // The renewal thread never takes a process signal; it may start before the supervisor
+    // blocks them (a multi-name run renews while it waits).
+    thread_ = signal_free_thread([this] { loop(); });
 }
 
 void Watchdog::stop() {

@@ -73,6 +73,9 @@ spdlog::logger& logger() {
 // The text sink on stderr when its lines are decorated (-vv), else null.
 spdlog::sink_ptr decorated_sink;
 
+// As of the last setup().
+Options current;
+
 spdlog::sink_ptr stderr_sink(Format format) {
     if (format == Format::json)
         return std::make_shared<JsonStderrSink>();
@@ -90,6 +93,7 @@ void setup(int verbosity) {
 }
 
 void setup(const Options& options) {
+    current = options;
     auto& l = logger();
     auto& sinks = l.sinks();
     sinks.clear();
@@ -111,6 +115,11 @@ void setup(const Options& options) {
 
 bool enabled(Level level) {
     return logger().should_log(to_spdlog(level));
+}
+
+bool plain_warnings_on_stderr() {
+    return current.format == Format::text && !current.syslog &&
+           (current.level == Level::warn || current.level == Level::info);
 }
 
 void write(Level level, std::string_view message) {

@@ -24,6 +24,9 @@ struct Options {
 void setup(int verbosity);
 void setup(const Options& options);
 bool enabled(Level level);
+// True when warnings reach stderr as plain "dlock: " text lines and debug lines do not (not -q,
+// -vv, --log-format json or syslog): a line rewritten in place there meets no other line.
+bool plain_warnings_on_stderr();
 void write(Level level, std::string_view message);
 // The one line explaining dlock's exit status: an error, and on stderr always "dlock: ...", even
 // under -vv, whose other lines have the pid and the time.
