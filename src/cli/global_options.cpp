@@ -55,6 +55,18 @@ Result<T> typed(const config::Setting& setting, Result<T> value) {
     return value;
 }
 
+// Where setting `key` came from, as an auth failure names it: a flag or a variable as is
+// ("--password-file", "DLOCK_REDIS_PASSWORD"), a config file line with the key ("password-file
+// in /etc/dlock.conf:3").
+std::string origin_of(const config::Setting& setting, std::string_view key) {
+    const bool variable = std::all_of(setting.origin.begin(), setting.origin.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
+    if (setting.origin.starts_with('-') || variable)
+        return setting.origin;
+    return fmt::format("{} in {}", key, setting.origin);
+}
+
 // `text` with {default}, {env} and {fallback_env} filled in from `row`. A plain search, not
 // fmt's runtime parsing: every row's help is built on every start, help asked for or not.
 std::string fill_help(std::string_view text, const config::Option& row) {
@@ -176,15 +188,16 @@ Result<void> GlobalOptions::load() {
     return {};
 }
 
-Result<std::optional<std::string>> GlobalOptions::secret(std::string_view key) const {
+Result<std::optional<GlobalOptions::Secret>> GlobalOptions::secret(std::string_view key) const {
     const auto file_key = fmt::format("{}-file", key);
     if (const auto& file = settings_.get(file_key); file.is_set()) {
         TRY_ASSIGN(auto password, typed(file, read_password_file(file.value)));
-        return std::optional<std::string>(std::move(password));
+        return Secret{std::move(password), fmt::format("{} ({})", redact_credentials(file.value),
+                                                       origin_of(file, file_key))};
     }
     if (const auto& password = settings_.get(key); password.is_set())
-        return std::optional<std::string>(password.value);
-    return std::optional<std::string>();
+        return Secret{password.value, origin_of(password, key)};
+    return std::optional<Secret>();
 }
 
 Result<std::vector<redis::Deployment>> GlobalOptions::deployments() const {
@@ -199,6 +212,7 @@ Result<std::vector<redis::Deployment>> GlobalOptions::deployments() const {
     std::vector<redis::Deployment> members;
     for (const auto& member : urls) {
         TRY_ASSIGN(redis::Deployment d, typed(url, redis::parse_deployment(member)));
+        d.set_password_source(fmt::format("the URL ({})", origin_of(url, "redis")));
         members.push_back(std::move(d));
     }
     return members;
@@ -210,7 +224,7 @@ Result<app::Target> GlobalOptions::resolve() const {
     redis::Deployment shared;
     TRY_ASSIGN(const auto password, secret("password"));
     TRY_ASSIGN(const auto sentinel_password, secret("sentinel-password"));
-    shared.sentinel_password = sentinel_password.value_or("");
+    shared.sentinel_password = sentinel_password ? sentinel_password->value : "";
     shared.sentinel_user = settings_.get("sentinel-user").value;
 
     shared.tls.ca_file = settings_.get("tls-ca-file").value;
@@ -248,7 +262,7 @@ Result<app::Target> GlobalOptions::resolve() const {
         d.master_name = std::move(where.master_name);
         d.master = std::move(where.master);
         if (password)
-            d.set_password(*password);
+            d.set_password(password->value, password->from);
         out.quorum.push_back(std::move(d));
     }
     out.redis = out.quorum.front();

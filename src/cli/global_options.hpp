@@ -31,8 +31,14 @@ class GlobalOptions {
     std::vector<config::FlagValue> given() const;
 
   private:
+    // A secret and where it came from, for messages: "DLOCK_REDIS_PASSWORD", "password in
+    // /etc/dlock.conf:3", "/run/pw (password-file in /etc/dlock.conf:3)".
+    struct Secret {
+        std::string value;
+        std::string from;
+    };
     // A secret from `key`-file (read now) or `key` itself; nullopt when neither is set.
-    Result<std::optional<std::string>> secret(std::string_view key) const;
+    Result<std::optional<Secret>> secret(std::string_view key) const;
     void add_row(CLI::App& app, const config::Option& row);
 
     // What CLI11 filled in for one row.

@@ -194,3 +194,47 @@ TEST_CASE("a password from a private config file authenticates", "[e2e][config][
         CHECK_FALSE(file_exists(dir / "ran"));
     }
 }
+
+TEST_CASE("a refused password names where it came from, never itself", "[e2e][config][password]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    server->cmd({"CONFIG", "SET", "requirepass", "right-Pa55word"});
+    const std::string wrong = "wrong-Pa55word-xyz";
+    const auto pw = write_file(dir / "pw", wrong + "\n", 0600);
+    const std::vector<std::string> command{"run", "job", "--", "touch", dir / "ran"};
+    // The URL from the environment, the password from somewhere else.
+    Env env{{"DLOCK_REDIS_URL", server->url()}};
+    std::string expected;
+
+    SECTION("password-file in a config file") {
+        const auto conf = write_file(dir / "c.conf", "\npassword-file = " + pw + "\n");
+        env["DLOCK_CONFIG"] = conf;
+        expected = "refused the password from " + pw + " (password-file in " + conf + ":2): ";
+    }
+    SECTION("password in a config file") {
+        const auto conf = write_file(dir / "c.conf", "password = " + wrong + "\n", 0600);
+        env["DLOCK_SYSTEM_CONFIG"] = conf;
+        expected = "refused the password from password in " + conf + ":1: ";
+    }
+    SECTION("DLOCK_REDIS_PASSWORD") {
+        env["DLOCK_REDIS_PASSWORD"] = wrong;
+        expected = "refused the password from DLOCK_REDIS_PASSWORD: ";
+    }
+    SECTION("DLOCK_REDIS_PASSWORD_FILE") {
+        env["DLOCK_REDIS_PASSWORD_FILE"] = pw;
+        expected = "refused the password from " + pw + " (DLOCK_REDIS_PASSWORD_FILE): ";
+    }
+    SECTION("the URL") {
+        env["DLOCK_REDIS_URL"] =
+            "redis://:" + wrong + "@127.0.0.1:" + std::to_string(server->port());
+        expected = "refused the password from the URL (DLOCK_REDIS_URL): ";
+    }
+    auto r = run_raw(command, env);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 69);
+    CHECK(one_dlock_line(r.err));
+    CHECK(r.err.starts_with("dlock: Redis at "));
+    CHECK(r.err.find(expected) != std::string::npos);
+    CHECK(r.err.find(wrong) == std::string::npos);
+    CHECK_FALSE(file_exists(dir / "ran"));
+}

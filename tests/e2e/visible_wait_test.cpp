@@ -98,7 +98,7 @@ TEST_CASE("-q shows no wait at a terminal", "[e2e][wait][terminal]") {
     CHECK(dlock.output().empty());
 }
 
-TEST_CASE("without a terminal a wait is silent, and two log lines at -v", "[e2e][wait][logging]") {
+TEST_CASE("without a terminal a wait is silent, and two log lines at -v", "[e2e][wait][log]") {
     REQUIRE_REDIS(server);
     TempDir dir;
     auto holder = start_holder(*server, dir);
@@ -133,7 +133,7 @@ TEST_CASE("without a terminal a wait is silent, and two log lines at -v", "[e2e]
 }
 
 TEST_CASE("without a terminal a wait that times out logs that it gave up at -v",
-          "[e2e][wait][logging]") {
+          "[e2e][wait][log]") {
     REQUIRE_REDIS(server);
     TempDir dir;
     auto holder = start_holder(*server, dir);

@@ -43,6 +43,11 @@ Error access_error(ServerError reply, const ConnectOptions& options,
         message = fmt::format("user {} lacks permission for {} on {} ({})",
                               ep.user.empty() ? "default" : ep.user, upper(command_name),
                               peer_name(options), reply.text);
+    else if (reply.code == ServerErrorCode::auth && !ep.password_from.empty())
+        // Settings mix: the URL from one place, the password from another.
+        message = fmt::format("{} refused {}the password from {}: {}", peer_name(options),
+                              ep.user.empty() ? "" : fmt::format("user {} with ", ep.user),
+                              ep.password_from, reply.text);
     else
         message = fmt::format("authentication to {} failed: {}", peer_name(options), reply.text);
     return server_failure(Fault::unavailable, std::move(message), std::move(reply));

@@ -268,13 +268,22 @@ ConnectOptions Deployment::connect_to(const Endpoint& endpoint) const {
     return ConnectOptions{endpoint, tls, connect_timeout, command_timeout};
 }
 
-void Deployment::set_password(const std::string& password) {
+void Deployment::set_password(const std::string& password, const std::string& from) {
     // Whose password the URL names, not how to route: the kind's Topology does that.
     if (kind == Kind::sentinel)
         master.password = password;
     else
         for (auto& node : nodes)
             node.password = password;
+    set_password_source(from);
+}
+
+void Deployment::set_password_source(const std::string& from) {
+    if (kind == Kind::sentinel)
+        master.password_from = master.password.empty() ? "" : from;
+    else
+        for (auto& node : nodes)
+            node.password_from = node.password.empty() ? "" : from;
 }
 
 std::string Deployment::display() const {

@@ -54,8 +54,10 @@ struct Deployment {
     // How to connect to one node of the deployment: `endpoint` with the TLS options and timeouts.
     ConnectOptions connect_to(const Endpoint& endpoint) const;
     // Sets the password of every data node (not of the sentinels): a password from a file or
-    // the environment beats one in the URL.
-    void set_password(const std::string& password);
+    // the environment beats one in the URL. `from` says where it came from (see Endpoint).
+    void set_password(const std::string& password, const std::string& from = {});
+    // Says where the password of every data node that has one came from.
+    void set_password_source(const std::string& from);
     // "host:port", "h1:p1,h2:p2", or "master mymaster via s1:26379,s2:26379": no credentials.
     std::string display() const;
 };

@@ -18,6 +18,9 @@ struct Endpoint {
     std::string unix_path; // empty for TCP
     std::string user;
     std::string password; // never printed
+    // Where the password came from, for an auth failure: "DLOCK_REDIS_PASSWORD", "the URL
+    // (--redis)"...; "" when unknown.
+    std::string password_from;
     int db = 0;
     bool tls = false; // rediss://: the connection is TLS (see TlsOptions)
 
