@@ -77,6 +77,32 @@ TEST_CASE("a waiter keeps one random waiter id across its attempts", "[acquire]"
     CHECK(backend.leave_calls.empty());
 }
 
+TEST_CASE("on_wait is told before every block and adds no call to the store", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_replies = {FakeBackend::held_by_other(), FakeBackend::held_by_other(),
+                               FakeBackend::acquired(3)};
+    backend.await_replies = {true, true};
+    auto s = spec(5s);
+    int told = 0;
+    s.on_wait = [&](const lock::AcquireOutcome& last) {
+        CHECK_FALSE(last.acquired);
+        CHECK(backend.await_ids.size() == static_cast<size_t>(told)); // before the block
+        ++told;
+    };
+    REQUIRE(lock::acquire(backend, s));
+    CHECK(told == 2);
+    CHECK(backend.acquire_calls.size() == 3);
+    CHECK(backend.await_ids.size() == 2);
+}
+
+TEST_CASE("on_wait is not told of a refusal without a wait", "[acquire]") {
+    FakeBackend backend;
+    backend.acquire_default = FakeBackend::held_by_other();
+    auto s = spec(Millis(0));
+    s.on_wait = [](const lock::AcquireOutcome&) { FAIL("told of a wait that never was"); };
+    REQUIRE(lock::acquire(backend, s));
+}
+
 TEST_CASE("two waits use different waiter ids", "[acquire]") {
     FakeBackend backend;
     backend.acquire_default = FakeBackend::acquired(1);

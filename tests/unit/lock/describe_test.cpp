@@ -105,6 +105,13 @@ TEST_CASE("a longer command line is cut to max_bytes with an ellipsis", "[descri
     CHECK(command_line({std::string(500, 'z')}).size() == 200);
 }
 
+TEST_CASE("cut keeps text that fits and ends what it cuts with an ellipsis", "[describe]") {
+    CHECK(cut("waiting for job", 15) == "waiting for job");
+    CHECK(cut("waiting for job", 10) == "waiting...");
+    CHECK(cut("\xc3\xa9\xc3\xa9\xc3\xa9", 6) == "\xc3\xa9\xc3\xa9\xc3\xa9");
+    CHECK(cut("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 7) == "\xc3\xa9...");
+}
+
 TEST_CASE("cutting a command line never splits a UTF-8 character", "[describe]") {
     std::string accents;
     for (int i = 0; i < 50; ++i)
