@@ -28,7 +28,7 @@ std::string error_of(const RunArgs& a) {
 }
 
 const std::string kBadDuration =
-    "expected a number with an optional unit ms, s, m, h or d (e.g. 500ms, 30s, 1.5m)";
+    "expected a number with an optional unit ms, s, m, h or d (e.g. 500ms, 30s, 1.5m, 1m30s)";
 
 } // namespace
 
