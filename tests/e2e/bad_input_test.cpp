@@ -69,7 +69,7 @@ TEST_CASE("invalid durations are usage errors", "[e2e][usage]") {
     for (const std::string ttl : {"0", "0s", "0ms", "500ms", "999ms", "24h1s", "25h", "2d"})
         check_usage_error(*server, dir, run_args(dir, {"--ttl", ttl}));
     check_usage_error(*server, dir, {"--connect-timeout", "0", "run", "job", "--", "true"});
-    check_usage_error(*server, dir, {"--timeout", "abc", "run", "job", "--", "true"});
+    check_usage_error(*server, dir, {"--redis-timeout", "abc", "run", "job", "--", "true"});
 }
 
 TEST_CASE("the --kill-after grace must fit in a third of the TTL", "[e2e][usage]") {

@@ -114,9 +114,12 @@ TEST_CASE("a global option after the subcommand gets a hint", "[e2e][usage]") {
     check_message({"history", "job", "--prefix", "p"},
                   "unexpected arguments '--prefix' 'p' (global options go before the subcommand: "
                   "dlock [global options] history ...)");
-    check_message({"latch", "status", "job", "--timeout=1s"},
-                  "unexpected argument '--timeout=1s' (global options go before the subcommand: "
-                  "dlock [global options] latch status ...)");
+    check_message({"latch", "status", "job", "--redis-timeout=1s"},
+                  "unexpected argument '--redis-timeout=1s' (global options go before the "
+                  "subcommand: dlock [global options] latch status ...)");
+    check_message({"run", "--redis-timeout", "5s", "job", "--", "true"},
+                  "unexpected argument '--redis-timeout' (global options go before the "
+                  "subcommand: dlock [global options] run ...)");
 }
 
 TEST_CASE("an option given twice says so", "[e2e][usage]") {
