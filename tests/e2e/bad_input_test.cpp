@@ -117,10 +117,10 @@ TEST_CASE("empty option values are usage errors", "[e2e][usage]") {
     TempDir dir;
     // `dlock run -w "$WAIT" ...` with WAIT unset must not silently mean "do not wait", nor
     // `-E "$CODE"` an exit status of 0 for a refusal.
-    for (const std::string option : {"-w", "--wait", "--ttl", "-k", "--kill-after", "-E",
-                                     "--conflict-exit-code", "--lost-signal"})
+    for (const std::string option : {"-w", "--wait", "--timeout", "--ttl", "-k", "--kill-after",
+                                     "-E", "--conflict-exit-code", "--lost-signal"})
         check_usage_error(*server, dir, run_args(dir, {option, ""}));
-    for (const std::string option : {"--prefix", "--connect-timeout", "--timeout"})
+    for (const std::string option : {"--prefix", "--connect-timeout", "--redis-timeout"})
         check_usage_error(*server, dir, {option, "", "run", "job", "--", "touch", dir / "ran"});
 }
 

@@ -20,7 +20,8 @@ constexpr long kRssBoundKb = (64 + 16) * 1024;
 // Generous: a slow machine may be ten times slower; a hang is what this catches.
 constexpr milliseconds kRunBound = 90s;
 
-const std::vector<std::string> kTimeouts = {"--timeout", "500ms", "--connect-timeout", "500ms"};
+const std::vector<std::string> kTimeouts = {"--redis-timeout", "500ms", "--connect-timeout",
+                                            "500ms"};
 
 struct Case {
     std::vector<std::string> args; // after --redis URL and the timeouts
