@@ -33,9 +33,9 @@ std::optional<std::string> options_before_subcommand(const std::vector<const CLI
     if (extras.empty())
         return std::nullopt;
     // The innermost subcommand that has the first of them; all of them must be its.
-    size_t owner = chain.size();
-    while (--owner > 0 && !is_option_of(*chain[owner], extras.front())) {
-    }
+    size_t owner = chain.size() - 1;
+    while (owner > 0 && !is_option_of(*chain[owner], extras.front()))
+        --owner;
     if (owner == 0)
         return std::nullopt;
     const CLI::App& sub = *chain[owner];
