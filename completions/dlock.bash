@@ -4,18 +4,18 @@
 
 _dlock_global_options='--help --version --redis --password-file --sentinel-user
     --sentinel-password-file --tls-ca-file --tls-ca-dir --tls-cert --tls-key --tls-server-name
-    --tls-insecure --min-replicas --replica-timeout --prefix --connect-timeout --timeout --verbose
-    --quiet --syslog --no-syslog --log-format'
-_dlock_run_options='--help --no-wait --wait --shared --exclusive --conflict-exit-code --ttl
-    --kill-after --lost-signal --command --min-hold'
+    --tls-insecure --min-replicas --replica-timeout --prefix --connect-timeout --redis-timeout
+    --verbose --quiet --syslog --no-syslog --log-format'
+_dlock_run_options='--help --no-wait --wait --timeout --shared --exclusive --conflict-exit-code
+    --ttl --kill-after --lost-signal --command --min-hold'
 
 # Whether option $1 of subcommand path $2 takes the next word as its value.
 _dlock_takes_value() {
     case $1 in
-    --redis | --password-file | --prefix | --connect-timeout | --timeout | --log-format | \
+    --redis | --password-file | --prefix | --connect-timeout | --redis-timeout | --log-format | \
         --sentinel-user | --sentinel-password-file | --tls-ca-file | --tls-ca-dir | --tls-cert | \
         --tls-key | --tls-server-name | --min-replicas | --replica-timeout | \
-        -w | --wait | -E | --conflict-exit-code | --timeout-exit-code | --ttl | -k | \
+        -w | --wait | --timeout | -E | --conflict-exit-code | --timeout-exit-code | --ttl | -k | \
         --kill-after | --lost-signal | -c | --command | --min-hold | -p | --permits | \
         --count | --cycles | --waiters | --handovers | --name | --permit)
         return 0
@@ -48,7 +48,7 @@ _dlock_split_words() {
 # Names in use, from `dlock status --names` against the same Redis as the command line (its
 # global options are passed on); quick timeouts, errors silenced.
 _dlock_names() {
-    DLOCK_CONNECT_TIMEOUT=500ms DLOCK_TIMEOUT=1s DLOCK_LOG_LEVEL=error DLOCK_SYSLOG=false \
+    DLOCK_CONNECT_TIMEOUT=500ms DLOCK_REDIS_TIMEOUT=1s DLOCK_LOG_LEVEL=error DLOCK_SYSLOG=false \
         "$1" "${@:2}" status --names 2>/dev/null
 }
 
@@ -150,8 +150,8 @@ _dlock_complete() {
         subcommands='run status'
         ;;
     'sem run')
-        options='--help --no-wait --wait --permits --conflict-exit-code --ttl --kill-after
-            --lost-signal --command'
+        options='--help --no-wait --wait --timeout --permits --conflict-exit-code --ttl
+            --kill-after --lost-signal --command'
         ((positionals == 0)) && names=1
         ;;
     'sem status' | 'latch status')

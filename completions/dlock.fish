@@ -14,16 +14,16 @@ function __dlock_parse
             case --
                 printf '%s\n' --
                 return
-            case --redis --password-file --prefix --connect-timeout --timeout --log-format \
+            case --redis --password-file --prefix --connect-timeout --redis-timeout --log-format \
                 --sentinel-user --sentinel-password-file --tls-ca-file --tls-ca-dir --tls-cert \
                 --tls-key --tls-server-name --min-replicas --replica-timeout
                 if test -z "$path"; and test $i -le (count $tokens)
                     set -a globals $word $tokens[$i]
                 end
                 set i (math $i + 1)
-            case -w --wait -E --conflict-exit-code --timeout-exit-code --ttl -k --kill-after \
-                --lost-signal -c --command --min-hold -p --permits --count --cycles --waiters \
-                --handovers --name --permit
+            case -w --wait --timeout -E --conflict-exit-code --timeout-exit-code --ttl -k \
+                --kill-after --lost-signal -c --command --min-hold -p --permits --count --cycles \
+                --waiters --handovers --name --permit
                 set i (math $i + 1)
             case -n
                 test "$path" = history; and set i (math $i + 1)
@@ -59,7 +59,7 @@ function __dlock_names
     set -e globals[1]
     set -l program (commandline -opc)[1]
     command -q $program; or return
-    DLOCK_CONNECT_TIMEOUT=500ms DLOCK_TIMEOUT=1s DLOCK_LOG_LEVEL=error DLOCK_SYSLOG=false \
+    DLOCK_CONNECT_TIMEOUT=500ms DLOCK_REDIS_TIMEOUT=1s DLOCK_LOG_LEVEL=error DLOCK_SYSLOG=false \
         $program $globals status --names 2>/dev/null
 end
 
@@ -91,7 +91,7 @@ complete -c dlock -n $top -l min-replicas -x -d 'Replicas that must acknowledge 
 complete -c dlock -n $top -l replica-timeout -x -d 'How long --min-replicas waits'
 complete -c dlock -n $top -l prefix -x -d 'Key prefix'
 complete -c dlock -n $top -l connect-timeout -x -d 'Give up connecting after DURATION'
-complete -c dlock -n $top -l timeout -x -d 'Give up on a Redis command after DURATION'
+complete -c dlock -n $top -l redis-timeout -x -d 'Give up on a Redis command after DURATION'
 complete -c dlock -n $top -s v -l verbose -d 'More output: -v info, -vv debug'
 complete -c dlock -n $top -s q -l quiet -d 'Print errors only'
 complete -c dlock -n $top -l syslog -d 'Log to syslog; stderr keeps errors only'
@@ -110,6 +110,7 @@ complete -c dlock -n $top -a bench -d 'Measure this Redis as dlock uses it'
 set -l runs '__dlock_at run "sem run"'
 complete -c dlock -n $runs -s n -l no-wait -d 'Give up at once if the lock is held (default)'
 complete -c dlock -n $runs -s w -l wait -x -d 'Wait up to DURATION (or forever)'
+complete -c dlock -n $runs -l timeout -x -d 'The same as --wait (flock\'s name)'
 complete -c dlock -n $runs -s E -l conflict-exit-code -x -d 'Exit status when not obtained'
 complete -c dlock -n $runs -l ttl -x -d 'Lease length, renewed every TTL/3'
 complete -c dlock -n $runs -s k -l kill-after -x -d 'SIGKILL this long after the stop signal'

@@ -1,6 +1,7 @@
 #include "cli/command_line.hpp"
 
 #include "cli/dynamic_needs.hpp"
+#include "cli/missing_separator.hpp"
 #include "process/dynamic_handover.hpp"
 #include "util/exit_codes.hpp"
 #include "util/static_glibc.hpp"
@@ -10,12 +11,11 @@
 namespace dlock::cli {
 
 CommandLine::CommandLine(const std::vector<std::string>& words) {
-    bool in_command = false;
     for (const auto& word : words) {
-        if (!in_command && word == "--")
-            in_command = true;
+        if (!separated_ && word == "--")
+            separated_ = true;
         else
-            (in_command ? command_ : args_).push_back(word);
+            (separated_ ? command_ : args_).push_back(word);
     }
 }
 
@@ -29,9 +29,16 @@ Result<bool> CommandLine::prepare() {
         parser_ = std::make_unique<Parser>();
         parsed = parser_->parse(args_);
     }
-    if (!parsed || !*parsed)
+    if (parsed && !*parsed)
         return parsed;
+    // Without "--" (or -c) a run has no command and fails anyway: its message can say how to
+    // write it, whatever else is wrong.
+    const auto hint = separated_ ? std::nullopt : missing_separator(parser_->app(), args_);
+    if (!parsed)
+        return hint ? usage_error(*hint) : parsed;
     TRY(parser_->globals().load());
+    if (hint)
+        return usage_error(*hint);
     subcommand_ = parser_->parsed();
     if (subcommand_ == nullptr) // CLI11 requires one; this is only a safety net
         return usage_error("missing subcommand (see dlock --help)");

@@ -34,6 +34,7 @@ class CommandLine {
 
   private:
     std::vector<std::string> args_, command_;
+    bool separated_ = false; // "--" was given, even with nothing after it
     std::unique_ptr<Parser> parser_;
     Subcommand* subcommand_ = nullptr;
 };

@@ -238,7 +238,7 @@ Result<app::Target> GlobalOptions::resolve() const {
                            "its key");
 
     const auto& connect = settings_.get("connect-timeout");
-    const auto& command = settings_.get("timeout");
+    const auto& command = settings_.get("redis-timeout");
     const auto& replicas = settings_.get("min-replicas");
     const auto& replica_timeout = settings_.get("replica-timeout");
     TRY_ASSIGN(shared.connect_timeout, typed(connect, parse_duration(connect.value)));

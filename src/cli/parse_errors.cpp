@@ -1,112 +1,18 @@
 #include "cli/parse_errors.hpp"
 
-#include "util/text.hpp"
+#include "cli/app_tree.hpp"
+#include "cli/option_hints.hpp"
+#include "cli/redactor.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <optional>
-#include <set>
 #include <string_view>
 
 namespace dlock::cli {
 namespace {
 
-// The subcommands parsed, outermost first: e.g. {top, latch, wait}.
-std::vector<const CLI::App*> parsed_chain(const CLI::App& top) {
-    std::vector<const CLI::App*> chain{&top};
-    for (bool deeper = true; deeper;) {
-        deeper = false;
-        for (const auto* sub : chain.back()->get_subcommands({}))
-            if (sub->parsed()) {
-                chain.push_back(sub);
-                deeper = true;
-                break;
-            }
-    }
-    return chain;
-}
-
-// "latch wait" for the chain {top, latch, wait}; "" for the top alone.
-std::string path_of(const std::vector<const CLI::App*>& chain) {
-    std::string path;
-    for (size_t i = 1; i < chain.size(); ++i)
-        path += (path.empty() ? "" : " ") + chain[i]->get_name();
-    return path;
-}
-
 std::string see_help(const std::string& path) {
     return path.empty() ? "(see dlock --help)" : fmt::format("(see dlock {} --help)", path);
-}
-
-std::string_view option_name(std::string_view arg) {
-    return arg.substr(0, arg.find('='));
-}
-
-// The secret values on the command line: of "--password=X", and the argument after a
-// "--password" without '='.
-std::set<std::string> secret_values(const std::vector<std::string>& args) {
-    std::set<std::string> secrets;
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (!is_secret_option(args[i]))
-            continue;
-        if (auto eq = args[i].find('='); eq != std::string::npos)
-            secrets.insert(args[i].substr(eq + 1));
-        else if (i + 1 < args.size())
-            secrets.insert(args[i + 1]);
-    }
-    return secrets;
-}
-
-class Redactor {
-  public:
-    explicit Redactor(const std::vector<std::string>& args) : secrets_(secret_values(args)) {}
-
-    // One argument as a message shows it: quoted, credentials and secrets as "***".
-    std::string argument(const std::string& arg) const {
-        if (!arg.empty() && secrets_.count(arg))
-            return "'***'";
-        return quote(arg); // quote() redacts "--password=..." and URL credentials
-    }
-
-    // A message of CLI11's own: credentials and secrets out, control characters escaped.
-    std::string message(std::string_view text) const {
-        std::string out = redact_credentials_in(text);
-        for (const auto& secret : secrets_)
-            for (size_t at; !secret.empty() && (at = out.find(secret)) != std::string::npos;)
-                out.replace(at, secret.size(), "***");
-        return one_line(out);
-    }
-
-  private:
-    std::set<std::string> secrets_;
-};
-
-// True when `arg` names an option of `app` that takes a value ("--redis"; not "--redis=URL").
-bool takes_separate_value(const CLI::App& app, const std::string& arg) {
-    if (!arg.starts_with('-') || arg.find('=') != std::string::npos)
-        return false;
-    const auto* option = app.get_option_no_throw(arg);
-    return option != nullptr && option->get_items_expected_min() > 0;
-}
-
-// "-v", "--redis=URL", "-vq": an option of the top level, where global options go.
-bool is_global_option(const CLI::App& top, const std::string& arg) {
-    if (!arg.starts_with('-') || arg == "-" || arg == "--")
-        return false;
-    if (top.get_option_no_throw(std::string(option_name(arg))) != nullptr)
-        return true;
-    if (arg.starts_with("--"))
-        return false;
-    return std::all_of(arg.begin() + 1, arg.end(), [&](char c) {
-        return top.get_option_no_throw(std::string{'-', c}) != nullptr;
-    });
-}
-
-const CLI::App* find_subcommand(const CLI::App& app, const std::string& name) {
-    for (const auto* sub : app.get_subcommands({}))
-        if (sub->get_name() == name)
-            return sub;
-    return nullptr;
 }
 
 std::string subcommand_list(const CLI::App& app) {
@@ -142,22 +48,44 @@ std::string missing_subcommand(const CLI::App& top, const std::vector<std::strin
     return fmt::format("missing subcommand: {} {}", subcommand_list(*app), see_help(path));
 }
 
+// What CLI11 left over: the extras of the innermost subcommand that has any, in command-line
+// order, and where that subcommand is in the chain.
+struct Extras {
+    size_t owner = 0;
+    std::vector<std::string> args;
+};
+
+Extras extras_of(const std::vector<const CLI::App*>& chain) {
+    Extras extras;
+    for (size_t i = 0; i < chain.size(); ++i)
+        if (auto left = chain[i]->remaining(false); !left.empty())
+            extras = {i, std::move(left)};
+    return extras;
+}
+
+// "unknown option '--wiat': did you mean --wait?", for an option of the subcommand's
+// misspelt (not a global one after it: unexpected() has the hint for those).
+std::optional<std::string> typo(const std::vector<const CLI::App*>& chain,
+                                const Redactor& redactor) {
+    auto [owner, extras] = extras_of(chain);
+    std::erase_if(extras,
+                  [&](const auto& arg) { return owner > 0 && is_option_of(*chain[0], arg); });
+    const auto typo = misspelled_option(*chain[owner], extras);
+    if (!typo)
+        return std::nullopt;
+    return fmt::format("unknown option {}: did you mean {}? {}", redactor.argument(typo->given),
+                       typo->meant, see_help(path_of({chain.begin(), chain.begin() + owner + 1})));
+}
+
 // "The following arguments were not expected: ...": the arguments, in command-line order.
 std::string unexpected(const CLI::App& top, const std::vector<const CLI::App*>& chain,
                        const Redactor& redactor) {
-    // The extras belong to the innermost subcommand that has any.
-    size_t owner = 0;
-    std::vector<std::string> extras;
-    for (size_t i = 0; i < chain.size(); ++i)
-        if (auto left = chain[i]->remaining(false); !left.empty()) {
-            owner = i;
-            extras = std::move(left);
-        }
+    const auto [owner, extras] = extras_of(chain);
     std::string shown;
     bool global = false;
     for (const auto& extra : extras) {
         shown += (shown.empty() ? "" : " ") + redactor.argument(extra);
-        global = global || (owner > 0 && is_global_option(top, extra));
+        global = global || (owner > 0 && is_option_of(top, extra));
     }
     const std::string path = path_of({chain.begin(), chain.begin() + owner + 1});
     const std::string hint =
@@ -205,6 +133,13 @@ std::string describe_parse_error(const CLI::ParseError& error, const CLI::App& t
     const Redactor redactor(args);
     const auto chain = parsed_chain(top);
     const std::string what = error.what();
+    // Misplaced and renamed options first: they may be why CLI11 saw something else wrong.
+    if (auto renamed = renamed_global_option(top))
+        return *renamed;
+    if (auto moved = options_before_subcommand(chain, redactor))
+        return *moved;
+    if (auto misspelt = typo(chain, redactor))
+        return *misspelt;
     if (dynamic_cast<const CLI::RequiredError*>(&error) && what == "A subcommand is required")
         return missing_subcommand(top, args, redactor);
     if (dynamic_cast<const CLI::ExtrasError*>(&error))

@@ -60,6 +60,12 @@ void RunCommand::add_wait_options() {
                 fmt::format("wait up to DURATION for {} ('forever' waits without limit)", lock))
             ->option_text("DURATION")
             ->excludes(no_wait);
+    // flock(1)'s name for the wait. Not one more name of -w: giving both is refused with a
+    // message that says they are one option (see parse_run_options).
+    timeout_.option =
+        app_->add_option("--timeout", timeout_.value, "the same as -w/--wait (flock's name for it)")
+            ->option_text("DURATION")
+            ->excludes(no_wait);
     if (semaphore_) {
         app_->add_option("-p,--permits", permits_,
                          "at most N holders at once (required; the same N on every host)")
@@ -123,6 +129,7 @@ RunArgs RunCommand::args(const std::vector<std::string>& command) const {
     a.command = command;
     a.shell_command = shell_command_.given();
     a.wait = wait_.given();
+    a.timeout = timeout_.given();
     a.conflict_exit_code = conflict_exit_code_.given();
     a.ttl = ttl_.given();
     a.kill_after = kill_after_.given();

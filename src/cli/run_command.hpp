@@ -53,7 +53,8 @@ class RunCommand {
 
         std::optional<std::string> given() const;
     };
-    Valued wait_, conflict_exit_code_, ttl_, kill_after_, lost_signal_, shell_command_, min_hold_;
+    Valued wait_, timeout_, conflict_exit_code_, ttl_, kill_after_, lost_signal_, shell_command_,
+        min_hold_;
 };
 
 } // namespace dlock::cli

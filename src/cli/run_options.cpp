@@ -56,6 +56,18 @@ Result<void> parse_command(const RunArgs& args, app::RunOptions& o) {
     return {};
 }
 
+// -w/--wait, or --timeout: flock's name for it.
+Result<void> parse_wait(const RunArgs& args, app::RunOptions& o) {
+    if (args.wait && args.timeout)
+        return usage_error(
+            "-w/--wait and --timeout are the same option (--timeout is flock's name): give one");
+    if (args.wait || args.timeout) {
+        TRY_ASSIGN(o.wait, for_option(args.wait ? "--wait" : "--timeout",
+                                      parse_wait_duration(args.wait ? *args.wait : *args.timeout)));
+    }
+    return {};
+}
+
 // --ttl and --kill-after, which must fit in it.
 Result<void> parse_lease(const RunArgs& args, app::RunOptions& o) {
     if (args.ttl) {
@@ -100,9 +112,7 @@ Result<app::RunOptions> parse_run_options(const RunArgs& args) {
     app::RunOptions o;
     TRY_ASSIGN(o.names, distinct_names(args.names));
     TRY(parse_command(args, o));
-    if (args.wait) {
-        TRY_ASSIGN(o.wait, for_option("--wait", parse_wait_duration(*args.wait)));
-    }
+    TRY(parse_wait(args, o));
     if (args.conflict_exit_code) {
         TRY_ASSIGN(o.conflict_exit_code,
                    parse_exit_status(*args.conflict_exit_code, "--conflict-exit-code"));

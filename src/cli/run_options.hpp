@@ -17,6 +17,7 @@ struct RunArgs {
     std::vector<std::string> command;         // everything after "--"
     std::optional<std::string> shell_command; // -c
     std::optional<std::string> wait;
+    std::optional<std::string> timeout; // flock's name for --wait
     std::optional<std::string> conflict_exit_code;
     std::optional<std::string> ttl;
     std::optional<std::string> kill_after;

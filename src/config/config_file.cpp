@@ -1,5 +1,6 @@
 #include "config/config_file.hpp"
 
+#include "util/did_you_mean.hpp"
 #include "util/small_file.hpp"
 #include "util/text.hpp"
 
@@ -28,6 +29,18 @@ bool has_control_byte(std::string_view s) {
     return false;
 }
 
+// Why `key` is not one of `options`: renamed, or a likely typo of one, or just unknown.
+std::string unknown_key(Options options, const std::string& key) {
+    if (auto message = renamed(options, &FormerNames::key, key))
+        return *message;
+    std::vector<std::string> names;
+    for (const auto& option : options)
+        names.emplace_back(option.name);
+    if (auto near = closest_match(key, names))
+        return fmt::format("unknown key {} (did you mean {}?)", quote(key), *near);
+    return fmt::format("unknown key {}", quote(key));
+}
+
 // Parses one non-blank, non-comment line into an entry, or says what is wrong with it.
 Result<Entry> parse_line(Options options, std::string_view line, bool private_file) {
     const auto eq = line.find('=');
@@ -38,7 +51,7 @@ Result<Entry> parse_line(Options options, std::string_view line, bool private_fi
     entry.value = std::string(trim(line.substr(eq + 1)));
     const Option* spec = find(options, entry.key);
     if (!spec)
-        return usage_error(fmt::format("unknown key {}", quote(entry.key)));
+        return usage_error(unknown_key(options, entry.key));
     if (entry.value.empty())
         return usage_error(fmt::format("{}: empty value", entry.key));
     if (has_control_byte(entry.value))

@@ -15,6 +15,21 @@ const Option* find(Options options, std::string_view name) {
     return nullptr;
 }
 
+std::optional<std::string> renamed(Options options, std::string_view FormerNames::*field,
+                                   std::string_view name) {
+    for (const auto& option : options) {
+        if (name.empty() || option.former.*field != name)
+            continue;
+        const std::string_view now = field == &FormerNames::key    ? option.name
+                                     : field == &FormerNames::flag ? option.flag
+                                                                   : option.env;
+        const std::string note =
+            option.former.note.empty() ? "" : fmt::format(" ({})", option.former.note);
+        return fmt::format("{} was renamed {}{}", name, now, note);
+    }
+    return std::nullopt;
+}
+
 Result<void> check_timeout(std::string_view value) {
     TRY_ASSIGN(const Millis d, parse_duration(value));
     if (d.count() <= 0)

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace dlock::config {
@@ -21,6 +22,16 @@ enum class Form {
     values,    // `flag VALUE`, repeatable: the values joined by spaces
     toggle,    // `flag` sets "true", `off_flag` (if any) "false"
     verbosity, // `flag` counted (once "info", more "debug"), `off_flag` "error"
+};
+
+// The names an option had before. Each is refused with a message naming the new one: ignored,
+// an old name would quietly leave the default in force; accepted, it would keep the trap the
+// option was renamed to close (flock users read a global --timeout as the wait for the lock).
+struct FormerNames {
+    std::string_view key{};  // config file key
+    std::string_view flag{}; // before the subcommand
+    std::string_view env{};
+    std::string_view note{}; // added to each refusal, in parentheses: what the option is, and so on
 };
 
 // One global setting: everything the command line, the environment, the config files,
@@ -44,6 +55,7 @@ struct Option {
     Check check = check_anything;
     // --help lists this flag after those of the named option instead of in table order.
     std::string_view help_after{};
+    FormerNames former{};
 };
 
 // A table of options, in the order `dlock config` shows them.
@@ -51,6 +63,11 @@ using Options = std::span<const Option>;
 
 // nullptr for an unknown name.
 const Option* find(Options options, std::string_view name);
+
+// The refusal of a former name: "DLOCK_TIMEOUT was renamed DLOCK_REDIS_TIMEOUT (...)", for the
+// option of `options` whose FormerNames has `field` equal to `name`; nullopt when none has.
+std::optional<std::string> renamed(Options options, std::string_view FormerNames::*field,
+                                   std::string_view name);
 
 // Checks of values that need nothing but config/ and util/.
 Result<void> check_timeout(std::string_view value);  // a duration greater than zero

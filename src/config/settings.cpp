@@ -62,6 +62,9 @@ std::string both_places(std::string_view key, const Setting& password, const Set
 
 Result<Settings> Settings::resolve(Options options, const std::vector<FlagValue>& flags,
                                    const Getenv& getenv, const std::vector<File>& files) {
+    for (const auto& key : options)
+        if (!env_value(getenv, key.former.env).empty())
+            return usage_error(*renamed(options, &FormerNames::env, key.former.env));
     std::vector<Ranked> ranked;
     for (const auto& key : options) {
         ranked.push_back(pick(key, flags, getenv, files));

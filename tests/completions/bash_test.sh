@@ -15,6 +15,7 @@ cat >"$tmp/dlock" <<'FAKE'
 #!/bin/sh
 echo "$*" >"$(dirname "$0")/args"
 [ "$DLOCK_CONNECT_TIMEOUT" = 500ms ] || exit 1
+[ "$DLOCK_REDIS_TIMEOUT" = 1s ] || exit 1
 printf 'nightly-backup\nnightly-report\ndb:main\n'
 FAKE
 chmod +x "$tmp/dlock"
@@ -54,6 +55,11 @@ expect "dlock latch c" "create count-down" dlock latch c
 expect "dlock --log-f" "--log-format" dlock --log-f
 expect "dlock --log-format " "text json" dlock --log-format ""
 expect "dlock run --w" "--wait" dlock run --w
+expect "dlock run --ti" "--timeout" dlock run --ti
+expect "dlock sem run --ti" "--timeout" dlock sem run --ti
+expect "dlock --redis-t" "--redis-timeout" dlock --redis-t
+expect "dlock --ti" "" dlock --ti
+expect "dlock run --timeout " "" dlock run --timeout ""
 expect "dlock run --ttl " "" dlock run --ttl ""
 expect "dlock run --lost-signal K" "KILL" dlock run --lost-signal K
 expect "dlock sem run --p" "--permits" dlock sem run --p

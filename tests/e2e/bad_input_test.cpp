@@ -69,7 +69,7 @@ TEST_CASE("invalid durations are usage errors", "[e2e][usage]") {
     for (const std::string ttl : {"0", "0s", "0ms", "500ms", "999ms", "24h1s", "25h", "2d"})
         check_usage_error(*server, dir, run_args(dir, {"--ttl", ttl}));
     check_usage_error(*server, dir, {"--connect-timeout", "0", "run", "job", "--", "true"});
-    check_usage_error(*server, dir, {"--timeout", "abc", "run", "job", "--", "true"});
+    check_usage_error(*server, dir, {"--redis-timeout", "abc", "run", "job", "--", "true"});
 }
 
 TEST_CASE("the --kill-after grace must fit in a third of the TTL", "[e2e][usage]") {
@@ -117,10 +117,10 @@ TEST_CASE("empty option values are usage errors", "[e2e][usage]") {
     TempDir dir;
     // `dlock run -w "$WAIT" ...` with WAIT unset must not silently mean "do not wait", nor
     // `-E "$CODE"` an exit status of 0 for a refusal.
-    for (const std::string option : {"-w", "--wait", "--ttl", "-k", "--kill-after", "-E",
-                                     "--conflict-exit-code", "--lost-signal"})
+    for (const std::string option : {"-w", "--wait", "--timeout", "--ttl", "-k", "--kill-after",
+                                     "-E", "--conflict-exit-code", "--lost-signal"})
         check_usage_error(*server, dir, run_args(dir, {option, ""}));
-    for (const std::string option : {"--prefix", "--connect-timeout", "--timeout"})
+    for (const std::string option : {"--prefix", "--connect-timeout", "--redis-timeout"})
         check_usage_error(*server, dir, {option, "", "run", "job", "--", "touch", dir / "ran"});
 }
 

@@ -24,7 +24,7 @@ TEST_CASE("dlock config shows each setting and where it came from", "[e2e][confi
     TempDir dir;
     const auto system = write_file(dir / "system.conf", "# site settings\n"
                                                         "prefix = site\n"
-                                                        "timeout = 5s\n"
+                                                        "redis-timeout = 5s\n"
                                                         "connect-timeout = 3s\n");
     const auto user = write_file(dir / "user.conf", "\nprefix = mine\n");
     auto r = run_raw(
@@ -37,7 +37,7 @@ TEST_CASE("dlock config shows each setting and where it came from", "[e2e][confi
           "redis           = redis://127.0.0.1:6379         # default");
     CHECK(config_line(r.out, "prefix")
               .ends_with("= mine                           # " + user + ":2"));
-    CHECK(config_line(r.out, "timeout").ends_with("# " + system + ":3"));
+    CHECK(config_line(r.out, "redis-timeout").ends_with("# " + system + ":3"));
     CHECK(config_line(r.out, "connect-timeout").ends_with("# --connect-timeout"));
     CHECK(config_line(r.out, "log-level").ends_with("# DLOCK_LOG_LEVEL"));
     CHECK(config_line(r.out, "password") == "# password is not set");
@@ -105,7 +105,12 @@ TEST_CASE("config errors name file and line, exit 64 and run nothing", "[e2e][co
         CHECK(dbsize(*server) == 0);
     };
     check("# ok\nprefix = p\nfoo = 1\n", "3: unknown key 'foo'");
-    check("timeout = 0\n", "1: timeout: must be greater than zero");
+    check("prefx = p\n", "1: unknown key 'prefx' (did you mean prefix?)");
+    check("redis_timeout = 5s\n", "1: unknown key 'redis_timeout' (did you mean redis-timeout?)");
+    check("timeout = 5s\n", "1: timeout was renamed redis-timeout (the Redis command timeout; "
+                            "to wait for the lock: dlock run -w DURATION, or run --timeout "
+                            "DURATION)");
+    check("redis-timeout = 0\n", "1: redis-timeout: must be greater than zero");
     check("syslog = sometimes\n", "1: syslog: 'sometimes': expected true or false");
     check("redis\n", "1: expected key = value, got 'redis'");
     check("password = s3cret\n",

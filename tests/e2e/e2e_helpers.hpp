@@ -63,8 +63,9 @@ inline Env clean_env(const Env& extra = {}) {
     Env env;
     // Nor the config files of the machine or of the user running the tests, nor their settings.
     env["DLOCK_SYSTEM_CONFIG"] = env["DLOCK_CONFIG"] = "/dev/null";
-    for (const char* name : {"DLOCK_REDIS_PASSWORD_FILE", "DLOCK_CONNECT_TIMEOUT", "DLOCK_TIMEOUT",
-                             "DLOCK_LOG_LEVEL", "DLOCK_LOG_FORMAT", "DLOCK_SYSLOG"})
+    for (const char* name :
+         {"DLOCK_REDIS_PASSWORD_FILE", "DLOCK_CONNECT_TIMEOUT", "DLOCK_REDIS_TIMEOUT",
+          "DLOCK_TIMEOUT", "DLOCK_LOG_LEVEL", "DLOCK_LOG_FORMAT", "DLOCK_SYSLOG"})
         env[name] = "\x01unset";
     for (const char* name : {"DLOCK_TLS_CA_FILE", "DLOCK_TLS_CA_DIR", "DLOCK_TLS_CERT",
                              "DLOCK_TLS_KEY", "DLOCK_TLS_SERVER_NAME", "DLOCK_TLS_INSECURE"})

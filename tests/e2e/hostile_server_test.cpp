@@ -20,7 +20,8 @@ constexpr long kRssBoundKb = (64 + 16) * 1024;
 // Generous: a slow machine may be ten times slower; a hang is what this catches.
 constexpr milliseconds kRunBound = 90s;
 
-const std::vector<std::string> kTimeouts = {"--timeout", "500ms", "--connect-timeout", "500ms"};
+const std::vector<std::string> kTimeouts = {"--redis-timeout", "500ms", "--connect-timeout",
+                                            "500ms"};
 
 struct Case {
     std::vector<std::string> args; // after --redis URL and the timeouts
@@ -249,7 +250,7 @@ TEST_CASE("a bulk string longer than the reply limit fails at once, memory bound
         return FakeAnswer{"$999999999999\r\n", true, false};
     });
     // Long enough for the old dlock to read gigabytes.
-    auto r = run_raw({"--redis", server.url(), "--timeout", "3s", "status"}, {}, kRunBound);
+    auto r = run_raw({"--redis", server.url(), "--redis-timeout", "3s", "status"}, {}, kRunBound);
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == 69);
     CHECK(one_line(r.err));
@@ -274,7 +275,7 @@ TEST_CASE("a Cluster topology of 40000 masters is one error, no crash", "[e2e][h
     });
     for (const auto& args : std::vector<std::vector<std::string>>{
              {"status"}, {"bench", "--cycles", "3", "--handovers", "2"}}) {
-        std::vector<std::string> all = {"--redis", server.url(), "--timeout", "5s"};
+        std::vector<std::string> all = {"--redis", server.url(), "--redis-timeout", "5s"};
         all.insert(all.end(), args.begin(), args.end());
         auto r = run_raw(all, {}, kRunBound);
         INFO("dlock " << args[0] << ": exit " << r.exit_code << ", stderr: " << r.err);

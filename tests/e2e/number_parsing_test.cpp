@@ -92,14 +92,14 @@ TEST_CASE("out-of-range durations in global options, environment and config file
     TempDir dir;
     const std::vector<std::string> command{"run", "job", "--", "touch", dir / "ran"};
     for (const auto& bad : bad_durations()) {
-        for (const std::string option : {"--connect-timeout", "--timeout"}) {
+        for (const std::string option : {"--connect-timeout", "--redis-timeout"}) {
             std::vector<std::string> args{option, bad};
             args.insert(args.end(), command.begin(), command.end());
             check_rejected(*server, dir, args);
         }
-        for (const std::string variable : {"DLOCK_CONNECT_TIMEOUT", "DLOCK_TIMEOUT"})
+        for (const std::string variable : {"DLOCK_CONNECT_TIMEOUT", "DLOCK_REDIS_TIMEOUT"})
             check_rejected(*server, dir, command, {{variable, bad}});
-        for (const std::string key : {"connect-timeout", "timeout"}) {
+        for (const std::string key : {"connect-timeout", "redis-timeout"}) {
             const auto file = dir / "dlock.conf";
             std::ofstream(file) << key << " = " << bad << "\n";
             check_rejected(*server, dir, command, {{"DLOCK_CONFIG", file}});

@@ -114,9 +114,92 @@ TEST_CASE("a global option after the subcommand gets a hint", "[e2e][usage]") {
     check_message({"history", "job", "--prefix", "p"},
                   "unexpected arguments '--prefix' 'p' (global options go before the subcommand: "
                   "dlock [global options] history ...)");
-    check_message({"latch", "status", "job", "--timeout=1s"},
-                  "unexpected argument '--timeout=1s' (global options go before the subcommand: "
-                  "dlock [global options] latch status ...)");
+    check_message({"latch", "status", "job", "--redis-timeout=1s"},
+                  "unexpected argument '--redis-timeout=1s' (global options go before the "
+                  "subcommand: dlock [global options] latch status ...)");
+    check_message({"run", "--redis-timeout", "5s", "job", "--", "true"},
+                  "unexpected argument '--redis-timeout' (global options go before the "
+                  "subcommand: dlock [global options] run ...)");
+}
+
+TEST_CASE("an option of the subcommand given before it gets a hint", "[e2e][usage]") {
+    check_message({"-w", "5s", "run", "job", "--", "true"},
+                  "-w is an option of run: dlock run -w 5s ...");
+    check_message({"--wait=5s", "run", "job", "--", "true"},
+                  "--wait is an option of run: dlock run --wait=5s ...");
+    check_message({"-w", "5s", "--ttl", "1m", "-x", "run", "job", "--", "true"},
+                  "-w, --ttl and -x are options of run: dlock run -w 5s --ttl 1m -x ...");
+    check_message({"--redis", kNowhere, "-w", "5s", "-v", "run", "a", "b", "--", "true"},
+                  "-w is an option of run: dlock run -w 5s ...");
+    check_message({"-p", "2", "sem", "run", "pool", "--", "true"},
+                  "-p is an option of sem run: dlock sem run -p 2 ...");
+    check_message({"--json", "status"}, "--json is an option of status: dlock status --json ...");
+    check_message({"-w", "1s", "latch", "wait", "job"},
+                  "-w is an option of latch wait: dlock latch wait -w 1s ...");
+    // A value that is no plain word is quoted, and a URL's password is never shown.
+    check_message({"-c", "echo hi", "run", "job"},
+                  "-c is an option of run: dlock run -c 'echo hi' ...");
+    check_message({"-w", "redis://app:S3cret@db", "run", "job", "--", "true"},
+                  "-w is an option of run: dlock run -w 'redis://***@db' ...");
+    // Not an option of the subcommand named: no hint.
+    check_message({"-w", "5s", "status"}, "unexpected arguments '-w' '5s' (see dlock --help)");
+}
+
+TEST_CASE("a run without '--' before its command says how to write it", "[e2e][usage]") {
+    TempDir dir;
+    const auto script = write_file(dir / "backup.sh", "#!/bin/sh\ntouch \"$0.ran\"\n", 0755);
+    // An executable file, at its path or on PATH: the command starts there.
+    check_message({"run", "job", script, "--full"},
+                  "missing '--' before the command: dlock run job -- " + script + " --full");
+    check_message({"run", "job", script},
+                  "missing '--' before the command: dlock run job -- " + script);
+    check_message({"run", "-w", "5s", "a", "b", "echo", "hi", "-w", "1"},
+                  "missing '--' before the command: dlock run -w 5s a b -- echo hi -w 1");
+    check_message({"sem", "run", "-p", "2", "pool", script, "--full"},
+                  "missing '--' before the command: dlock sem run -p 2 pool -- " + script +
+                      " --full");
+    // A path followed by an option run does not know, even where no such file is.
+    check_message({"run", "job", "./backup.sh", "--full"},
+                  "missing '--' before the command: dlock run job -- ./backup.sh --full");
+    // The global options stay where they are, a URL's password hidden.
+    check_message({"--redis", "redis://app:S3cret@db", "-v", "run", "job", script, "a b"},
+                  "missing '--' before the command: dlock --redis 'redis://***@db' -v run job -- " +
+                      script + " 'a b'");
+    CHECK_FALSE(file_exists(script + ".ran"));
+
+    // Nothing that looks like a command: the plain messages.
+    check_message({"run", "a", "b"}, "missing command: use run NAME... -- COMMAND [ARG...] or run "
+                                     "NAME... -c 'shell command'");
+    check_message({"run", "job", "no-such-program-here", "--full"},
+                  "unexpected argument '--full' (see dlock run --help)");
+    check_message({"run", "job", "--bogus", script},
+                  "unexpected argument '--bogus' (see dlock run --help)");
+    // Several names before "--" are fine, programs or not: no hint, the run goes on (to a
+    // Redis that is not there).
+    auto r = run_nowhere({"run", "job", "echo", "--", "true"});
+    CHECK(r.exit_code == 69);
+    CHECK(r.err.find("'--'") == std::string::npos);
+}
+
+TEST_CASE("a misspelt option gets a suggestion", "[e2e][usage]") {
+    check_message({"run", "--wiat", "5s", "job", "--", "true"},
+                  "unknown option '--wiat': did you mean --wait? (see dlock run --help)");
+    check_message({"run", "--tll=5s", "job", "--", "true"},
+                  "unknown option '--tll=5s': did you mean --ttl? (see dlock run --help)");
+    check_message({"sem", "run", "--permit", "2", "pool", "--", "true"},
+                  "unknown option '--permit': did you mean --permits? (see dlock sem run --help)");
+    check_message({"status", "--jsno"},
+                  "unknown option '--jsno': did you mean --json? (see dlock status --help)");
+    check_message({"latch", "wait", "job", "--wiat", "5s"},
+                  "unknown option '--wiat': did you mean --wait? (see dlock latch wait --help)");
+    check_message({"--redis-timout", "5s", "status"},
+                  "unknown option '--redis-timout': did you mean --redis-timeout? (see dlock "
+                  "--help)");
+    check_message({"--prefx", "p", "status"},
+                  "unknown option '--prefx': did you mean --prefix? (see dlock --help)");
+    // Nothing close: no guess.
+    check_message({"run", "--bogus", "job", "--", "true"},
+                  "unexpected argument '--bogus' (see dlock run --help)");
 }
 
 TEST_CASE("an option given twice says so", "[e2e][usage]") {

@@ -1,4 +1,4 @@
-// An acquire whose reply never comes (Redis paused with SIGSTOP past --timeout) may still run
+// An acquire whose reply never comes (Redis paused with SIGSTOP past --redis-timeout) may still run
 // once Redis resumes. dlock gives up with 69, but first gives back the hold id it asked for (a
 // no-op if the acquire never ran) and leaves the queue, so the name is not held for a whole TTL
 // by a process that is gone.
@@ -32,7 +32,7 @@ TEST_CASE("an acquire that timed out against a paused Redis leaves no lease behi
     REQUIRE_REDIS(server);
     TempDir dir;
     const bool waiting = GENERATE(false, true);
-    std::vector<std::string> args{"--timeout", "500ms", "-v", "run", "--ttl", "60s"};
+    std::vector<std::string> args{"--redis-timeout", "500ms", "-v", "run", "--ttl", "60s"};
     if (waiting)
         args.insert(args.end(), {"-w", "1s"});
     args.insert(args.end(), {"job", "--", "touch", dir / "ran"});

@@ -207,7 +207,8 @@ TEST_CASE("a member too slow to answer does not count", "[e2e][redlock]") {
     m.servers[0]->stop();
     kill(m.servers[1]->pid(), SIGSTOP);
     const auto start = Clock::now();
-    auto r = run_in(m, {"--timeout", "10s", "run", "--ttl", "2s", "job", "--", "true"}, {}, 3);
+    auto r =
+        run_in(m, {"--redis-timeout", "10s", "run", "--ttl", "2s", "job", "--", "true"}, {}, 3);
     kill(m.servers[1]->pid(), SIGCONT);
     INFO(r.err);
     CHECK(r.exit_code == 69);

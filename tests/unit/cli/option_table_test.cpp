@@ -141,3 +141,33 @@ TEST_CASE("option table: --help shows every flag with its help, placeholders fil
           std::string::npos);
     CHECK(help.find("key prefix (env DLOCK_PREFIX; default dlock)") != std::string::npos);
 }
+
+TEST_CASE("option table: a former name is no current one, and is refused naming the new one",
+          "[config][options]") {
+    CLI::App app;
+    cli::GlobalOptions globals;
+    globals.add_to(app);
+    for (const auto& row : kOptions) {
+        const auto& former = row.former;
+        INFO(row.name);
+        if (!former.key.empty()) {
+            CHECK(config::find(kOptions, former.key) == nullptr);
+            const auto file = config::parse_file(
+                kOptions, fmt::format("{} = {}\n", former.key, sample(row)), "f.conf", true);
+            REQUIRE_FALSE(file);
+            CHECK(file.error().message.starts_with(
+                fmt::format("f.conf:1: {} was renamed {} (", former.key, row.name)));
+        }
+        if (!former.env.empty()) {
+            for (const auto& other : kOptions)
+                CHECK(other.env != former.env);
+            FakeEnv env{{{std::string(former.env), sample(row)}}};
+            const auto settings = config::Settings::resolve(kOptions, {}, env.getenv(), {});
+            REQUIRE_FALSE(settings);
+            CHECK(settings.error().message.starts_with(
+                fmt::format("{} was renamed {} (", former.env, row.env)));
+        }
+        if (!former.flag.empty())
+            CHECK(app.get_option_no_throw(std::string(former.flag)) == nullptr);
+    }
+}

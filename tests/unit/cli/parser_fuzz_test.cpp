@@ -193,7 +193,7 @@ class Generator {
     std::string setting(std::string_view key) {
         if (key == "redis")
             return pick(pools_.urls);
-        if (key == "connect-timeout" || key == "timeout")
+        if (key == "connect-timeout" || key == "redis-timeout")
             return pick(pools_.durations);
         if (key == "log-format")
             return pick(pools_.formats);
@@ -220,7 +220,7 @@ class Generator {
         const std::string& n = option.name;
         if (chance(1, 8))
             return any_word();
-        if (n.find("redis") != std::string::npos)
+        if (n.find("redis") != std::string::npos && n.find("timeout") == std::string::npos)
             return pick(pools_.urls);
         if (n.find("password-file") != std::string::npos)
             return pick(pools_.files);
@@ -369,6 +369,13 @@ bool secret_in_secret_places(const std::vector<std::string>& args) {
 // Sets or unsets each variable dlock reads, at random.
 void random_environment(Generator& g, const std::string& config_file, const std::string& dir) {
     for (const auto& key : cli::global_option_table()) {
+        if (!key.former.env.empty()) { // refused: now and then
+            const std::string former(key.former.env);
+            if (g.chance(1, 50))
+                setenv(former.c_str(), g.setting(key.name).c_str(), 1);
+            else
+                unsetenv(former.c_str());
+        }
         if (key.env.empty())
             continue;
         const std::string name(key.env);
@@ -469,8 +476,9 @@ TEST_CASE("fuzz: random and mutated command lines end in 0 or 64, never in an ex
     std::vector<std::pair<std::string, std::optional<std::string>>> saved_env;
     std::vector<std::string> touched{"DLOCK_CONFIG", "DLOCK_SYSTEM_CONFIG", "REDIS_URL"};
     for (const auto& key : cli::global_option_table())
-        if (!key.env.empty())
-            touched.emplace_back(key.env);
+        for (auto name : {key.env, key.former.env})
+            if (!name.empty())
+                touched.emplace_back(name);
     for (const auto& name : touched) {
         const char* value = std::getenv(name.c_str());
         saved_env.emplace_back(name, value ? std::optional<std::string>(value) : std::nullopt);

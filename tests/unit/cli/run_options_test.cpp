@@ -28,7 +28,7 @@ std::string error_of(const RunArgs& a) {
 }
 
 const std::string kBadDuration =
-    "expected a number with an optional unit ms, s, m, h or d (e.g. 500ms, 30s, 1.5m)";
+    "expected a number with an optional unit ms, s, m, h or d (e.g. 500ms, 30s, 1.5m, 1m30s)";
 
 } // namespace
 
@@ -155,4 +155,18 @@ TEST_CASE("renewal interval and the default kill-after follow the TTL", "[lock]"
     CHECK(lock::default_kill_after(Millis(30'000)) == Millis(5'000));
     CHECK(lock::default_kill_after(Millis(3'000)) == Millis(500));
     CHECK(lock::default_kill_after(Millis(3'600'000)) == Millis(5'000));
+}
+
+TEST_CASE("run options: --timeout is flock's name for --wait", "[cli][run]") {
+    auto a = args_for();
+    a.timeout = "1m30s";
+    CHECK(parse_run_options(a).value().wait == std::optional<Millis>(Millis(90'000)));
+    a.timeout = "forever";
+    CHECK_FALSE(parse_run_options(a).value().wait.has_value());
+    a.timeout = "soon";
+    CHECK(error_of(a) == "--timeout: invalid duration 'soon': " + kBadDuration);
+    a.timeout = "5s";
+    a.wait = "5s";
+    CHECK(error_of(a) ==
+          "-w/--wait and --timeout are the same option (--timeout is flock's name): give one");
 }

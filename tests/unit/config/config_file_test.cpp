@@ -38,7 +38,7 @@ TEST_CASE("config files: key = value lines, comments and blank lines", "[config]
                            "redis = redis://10.0.0.5:6380/2\n"
                            "  prefix=myapp  \n"
                            "\t# indented comment\n"
-                           "timeout\t=\t500ms\r\n"
+                           "redis-timeout\t=\t500ms\r\n"
                            "password = pa#ss = word\n",
                            "f.conf", true)
                     .value();
@@ -66,7 +66,7 @@ TEST_CASE("config file errors name the file and the line", "[config]") {
     CHECK(error_of("= x\n") == "f.conf:1: unknown key ''");
     CHECK(error_of("prefix =\n") == "f.conf:1: prefix: empty value");
     CHECK(error_of("prefix = a\nprefix = b\n") == "f.conf:2: prefix is already set on line 1");
-    CHECK(error_of("timeout = 0\n") == "f.conf:1: timeout: must be greater than zero");
+    CHECK(error_of("redis-timeout = 0\n") == "f.conf:1: redis-timeout: must be greater than zero");
     CHECK(error_of("connect-timeout = soon\n").starts_with("f.conf:1: connect-timeout: invalid"));
     CHECK(error_of("syslog = maybe\n") == "f.conf:1: syslog: 'maybe': expected true or false");
     CHECK(error_of("log-format = xml\n") == "f.conf:1: log-format: 'xml': expected text or json");
@@ -74,9 +74,22 @@ TEST_CASE("config file errors name the file and the line", "[config]") {
     CHECK(error_of("prefix = a b\n").starts_with("f.conf:1: prefix: invalid prefix"));
     CHECK(error_of("prefix = a\x01"
                    "b\n") == "f.conf:1: prefix: control character in the value");
-    // Keys are case-sensitive, and the flag spelling is not a key.
-    CHECK(error_of("Redis = redis://h\n") == "f.conf:1: unknown key 'Redis'");
-    CHECK(error_of("--redis = redis://h\n") == "f.conf:1: unknown key '--redis'");
+    // Keys are case-sensitive, and the flag spelling is not a key (each close to the key).
+    CHECK(error_of("Redis = redis://h\n") == "f.conf:1: unknown key 'Redis' (did you mean redis?)");
+    CHECK(error_of("--redis = redis://h\n") ==
+          "f.conf:1: unknown key '--redis' (did you mean redis?)");
+}
+
+TEST_CASE("config files: a former key is refused, a misspelt one gets a suggestion", "[config]") {
+    CHECK(error_of("timeout = 5s\n") ==
+          "f.conf:1: timeout was renamed redis-timeout (the Redis command timeout; to wait for "
+          "the lock: dlock run -w DURATION, or run --timeout DURATION)");
+    CHECK(error_of("prefx = p\n") == "f.conf:1: unknown key 'prefx' (did you mean prefix?)");
+    CHECK(error_of("log_level = info\n") ==
+          "f.conf:1: unknown key 'log_level' (did you mean log-level?)");
+    CHECK(error_of("redis-timout = 5s\n") ==
+          "f.conf:1: unknown key 'redis-timout' (did you mean redis-timeout?)");
+    CHECK(error_of("redis-url = redis://h\n") == "f.conf:1: unknown key 'redis-url'");
 }
 
 TEST_CASE("a bad Redis URL in a config file does not show its password", "[config]") {

@@ -30,7 +30,7 @@ TEST_CASE("settings: defaults when nothing is given", "[config]") {
     CHECK(s.get("redis").origin == "default");
     CHECK(s.get("prefix").value == "dlock");
     CHECK(s.get("connect-timeout").value == "2s");
-    CHECK(s.get("timeout").value == "2s");
+    CHECK(s.get("redis-timeout").value == "2s");
     CHECK(s.get("log-level").value == "warn");
     CHECK(s.get("log-format").value == "text");
     CHECK(s.get("syslog").value == "false");
@@ -41,7 +41,7 @@ TEST_CASE("settings: defaults when nothing is given", "[config]") {
 TEST_CASE("settings: flag > DLOCK_* > user file > system file > REDIS_URL > default", "[config]") {
     const auto user = file("user.conf", "redis = redis://user-file\nprefix = user\n");
     const auto system =
-        file("/etc/dlock.conf", "redis = redis://system-file\nprefix = system\ntimeout = 5s\n"
+        file("/etc/dlock.conf", "redis = redis://system-file\nprefix = system\nredis-timeout = 5s\n"
                                 "syslog = yes\n");
     FakeEnv env{{{"REDIS_URL", "redis://generic"}}};
 
@@ -49,8 +49,8 @@ TEST_CASE("settings: flag > DLOCK_* > user file > system file > REDIS_URL > defa
     CHECK(s.get("redis").value == "redis://user-file");
     CHECK(s.get("redis").origin == "user.conf:1");
     CHECK(s.get("prefix").origin == "user.conf:2");
-    CHECK(s.get("timeout").value == "5s");
-    CHECK(s.get("timeout").origin == "/etc/dlock.conf:3");
+    CHECK(s.get("redis-timeout").value == "5s");
+    CHECK(s.get("redis-timeout").origin == "/etc/dlock.conf:3");
     CHECK(s.get("syslog").value == "yes");
 
     // REDIS_URL ranks below the files, above the default.
@@ -58,11 +58,11 @@ TEST_CASE("settings: flag > DLOCK_* > user file > system file > REDIS_URL > defa
           "REDIS_URL");
 
     env.vars["DLOCK_REDIS_URL"] = "redis://dlock-env";
-    env.vars["DLOCK_TIMEOUT"] = "7s";
+    env.vars["DLOCK_REDIS_TIMEOUT"] = "7s";
     s = Settings::resolve(kOptions, {}, env.getenv(), {user, system}).value();
     CHECK(s.get("redis").value == "redis://dlock-env");
     CHECK(s.get("redis").origin == "DLOCK_REDIS_URL");
-    CHECK(s.get("timeout").origin == "DLOCK_TIMEOUT");
+    CHECK(s.get("redis-timeout").origin == "DLOCK_REDIS_TIMEOUT");
 
     s = Settings::resolve(kOptions,
                           {{"redis", "redis://flag", "--redis"}, {"log-level", "debug", "-vv"}},
@@ -100,6 +100,22 @@ TEST_CASE("settings: bad values from flags and the environment name their origin
     auto flag = Settings::resolve(kOptions, {{"prefix", "", "--prefix"}}, FakeEnv{}.getenv(), {});
     REQUIRE_FALSE(flag);
     CHECK(flag.error().message.starts_with("--prefix: invalid prefix"));
+}
+
+TEST_CASE("settings: a former variable is refused, naming the new one", "[config]") {
+    FakeEnv env{{{"DLOCK_TIMEOUT", "5s"}}};
+    auto s = Settings::resolve(kOptions, {}, env.getenv(), {});
+    REQUIRE_FALSE(s);
+    CHECK(s.error().fault == dlock::Fault::bad_input);
+    CHECK(s.error().message ==
+          "DLOCK_TIMEOUT was renamed DLOCK_REDIS_TIMEOUT (the Redis command timeout; to wait for "
+          "the lock: dlock run -w DURATION, or run --timeout DURATION)");
+    // Even under the flag: the variable is a setting someone meant, now ignored.
+    CHECK_FALSE(Settings::resolve(kOptions, {{"redis-timeout", "1s", "--redis-timeout"}},
+                                  env.getenv(), {}));
+    // Empty is unset, as for every variable.
+    env.vars["DLOCK_TIMEOUT"] = "";
+    CHECK(Settings::resolve(kOptions, {}, env.getenv(), {}));
 }
 
 TEST_CASE("settings: one password source", "[config]") {

@@ -24,9 +24,81 @@ TEST_CASE("bad durations are usage errors", "[duration]") {
     CHECK_FALSE(parse_duration("99999999999d"));
 }
 
+TEST_CASE("compound durations add their parts, largest unit first", "[duration]") {
+    CHECK(parse_duration("1m30s").value() == Millis(90'000));
+    CHECK(parse_duration("1h15m").value() == Millis(4'500'000));
+    CHECK(parse_duration("2h30m15s").value() == Millis(9'015'000));
+    CHECK(parse_duration("1d12h").value() == Millis(129'600'000));
+    CHECK(parse_duration("1s500ms").value() == Millis(1500));
+    CHECK(parse_duration("1d1h1m1s1ms").value() == Millis(90'061'001));
+    CHECK(parse_duration("1h0m").value() == Millis(3'600'000));
+    CHECK(parse_duration("1d30s").value() == Millis(86'430'000)); // units may be skipped
+    // A fraction in the last part only, rounded as a single duration's.
+    CHECK(parse_duration("1m30.5s").value() == Millis(90'500));
+    CHECK(parse_duration("1s0.5ms").value() == Millis(1001));
+    CHECK(parse_duration("1h.5m").value() == Millis(3'630'000));
+}
+
+TEST_CASE("compound durations name what is wrong with them", "[duration]") {
+    auto message = [](std::string_view text) { return parse_duration(text).error().message; };
+    CHECK(message("30s1m") == "invalid duration '30s1m': units must go from largest to smallest "
+                              "(d, h, m, s, ms)");
+    CHECK(message("1ms1s") == "invalid duration '1ms1s': units must go from largest to smallest "
+                              "(d, h, m, s, ms)");
+    CHECK(message("1h1d") == "invalid duration '1h1d': units must go from largest to smallest "
+                             "(d, h, m, s, ms)");
+    CHECK(message("1m1m") == "invalid duration '1m1m': m appears twice");
+    CHECK(message("1h30m1h") == "invalid duration '1h30m1h': units must go from largest to "
+                                "smallest (d, h, m, s, ms)");
+    CHECK(message("1m30") == "invalid duration '1m30': 30 after m has no unit (only a lone "
+                             "number means seconds)");
+    CHECK(message("1h30.5") == "invalid duration '1h30.5': 30.5 after h has no unit (only a "
+                               "lone number means seconds)");
+    CHECK(message("1.5m30s") == "invalid duration '1.5m30s': only the last part may have a "
+                                "fraction (e.g. 1m30.5s)");
+    CHECK(message("2.h30m") == "invalid duration '2.h30m': only the last part may have a "
+                               "fraction (e.g. 1m30.5s)");
+    for (const std::string bad : {"1m30x", "1mm", "1m s", "1m-30s", "1m+30s", "1m30s ", "m30s",
+                                  "1m.s", "1h30M", "1m30e3s"}) {
+        INFO(bad);
+        auto r = parse_duration(bad);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().fault == dlock::Fault::bad_input);
+        CHECK(r.error().message.starts_with("invalid duration '" + bad + "': "));
+    }
+    CHECK(message("-1m30s") == "invalid duration '-1m30s': must not be negative");
+}
+
+TEST_CASE("compound durations are capped at 100 years in total", "[duration]") {
+    CHECK(parse_duration("36499d24h").value() == Millis(3'153'600'000'000));
+    CHECK(parse_duration("36499d23h59m59s1000ms").value() == Millis(3'153'600'000'000));
+    const std::string nines(400, '9');
+    for (const std::string& bad : std::vector<std::string>{
+             "36500d1ms", "36499d25h", "36500d0.001s", "1d" + nines + "h", "1d" + nines + "ms",
+             "36499d9223372036854775807ms", "1h" + nines + "." + nines + "s"}) {
+        INFO(bad.substr(0, 30));
+        auto r = parse_duration(bad);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().message.ends_with("': too long (at most 100 years)"));
+    }
+}
+
+TEST_CASE("formatted durations parse back", "[duration]") {
+    for (const int64_t ms : {int64_t{0}, int64_t{250}, int64_t{1000}, int64_t{30'000},
+                             int64_t{90'000}, int64_t{192'000}, int64_t{3'600'000},
+                             int64_t{5'400'000}, int64_t{86'400'000}, int64_t{129'600'000}}) {
+        INFO(ms);
+        CHECK(parse_duration(format_duration(Millis(ms))).value() == Millis(ms));
+    }
+    // Shown to fewer digits than it has: it still parses, to what is shown.
+    CHECK(parse_duration(format_duration(Millis(12'345))).value() == Millis(12'300));
+    CHECK(parse_duration(format_duration(Millis(5'432'100))).value() == Millis(5'400'000));
+}
+
 TEST_CASE("wait durations accept forever", "[duration]") {
     CHECK(parse_wait_duration("forever").value() == std::nullopt);
     CHECK(parse_wait_duration("5s").value() == Millis(5000));
+    CHECK(parse_wait_duration("1m30s").value() == Millis(90'000));
 }
 
 TEST_CASE("durations format compactly", "[duration]") {

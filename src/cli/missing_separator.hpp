@@ -1,0 +1,26 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlock::cli {
+
+// How to write a run whose command has no "--" before it: for `dlock run job ./backup.sh
+// --full`, "missing '--' before the command: dlock run job -- ./backup.sh --full".
+//
+// `args` is the command line, with no "--" on it; `top` the parser that read it. The command
+// is taken to start at the first word after run's (or sem run's) first NAME that names a
+// program (an executable file, at that path when the word has a '/', else on PATH), or that
+// has a '/' and is followed by an option run does not know (the program's own, as in
+// "./backup.sh --full" where no ./backup.sh is). The words from it on are the command's.
+// nullopt when there is no such word, when another option run does not know comes first, or
+// when -c gives the command.
+//
+// A guess, and only ever part of an error: without "--" or -c a run has no command and fails
+// whatever the words mean (several NAMEs are valid: `dlock run a b -- cmd`).
+std::optional<std::string> missing_separator(const CLI::App& top,
+                                             const std::vector<std::string>& args);
+
+} // namespace dlock::cli
