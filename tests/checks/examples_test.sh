@@ -11,7 +11,7 @@
 set -eu
 set -f # crontab fields hold *: no file name expansion anywhere
 examples=$1
-dlock=$2
+dlock=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -92,11 +92,14 @@ if command -v systemd-analyze >/dev/null 2>&1; then
     mkdir "$tmp/units"
     sed "s#^ExecStart=/usr/bin/dlock #ExecStart=$dlock #" "$service" >"$tmp/units/nightly-backup.service"
     cp "$examples/nightly-backup.timer" "$tmp/units/"
-    if out=$(systemd-analyze verify "$tmp/units/nightly-backup.service" \
-        "$tmp/units/nightly-backup.timer" 2>&1) && [ -z "$out" ]; then
+    # Only what it says about these units counts: a container may add notes of its own.
+    status=0
+    out=$(systemd-analyze verify "$tmp/units/nightly-backup.service" \
+        "$tmp/units/nightly-backup.timer" 2>&1) || status=$?
+    if [ "$status" -eq 0 ] && ! printf '%s\n' "$out" | grep -q 'nightly-backup'; then
         echo "ok   systemd-analyze verify nightly-backup.service nightly-backup.timer"
     else
-        fail "systemd-analyze verify: $out"
+        fail "systemd-analyze verify (exit $status): $out"
     fi
 else
     echo "systemd-analyze is not installed: the units' syntax was not verified"
