@@ -22,7 +22,7 @@
 --         {-1} for an exclusive request by an owner holding the name shared (no upgrades).
 --         When the history could not be written, its error is appended to the reply.
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/waiters.lua
 --@include lib/wake.lua
 --@include lib/fence.lua

@@ -13,7 +13,7 @@
 --   {mode ("x", "s", or "done" for a finished holder kept by --min-hold), host, pid, user,
 --    cmd, since ms, fencing token}. Only two elements: nothing was held.
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/holder.lua
 --@include lib/wake.lua
 --@include lib/force_history.lua

@@ -12,7 +12,7 @@
 -- Returns {status, count, woken}: status 1 counted down, 2 already applied (retry; nothing
 -- changed), 0 no such latch. count is the count afterwards; woken the number of waiters woken.
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/wake.lua
 
 local latch, ids, waiters, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]

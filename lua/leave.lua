@@ -6,7 +6,7 @@
 --
 -- Returns 1.
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/waiters.lua
 --@include lib/lock_wake.lua
 

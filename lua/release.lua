@@ -21,7 +21,7 @@
 -- not (expired, force-released or never taken). When the history could not be written, its
 -- error is appended to the reply.
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/lock_wake.lua
 --@include lib/history.lua
 --@include lib/holder.lua

@@ -7,7 +7,7 @@
 -- MODE is "x" (exclusive, default) or "s" (shared, identified by its HOLD id).
 -- Returns 1 if renewed, 0 if the lease is no longer ours.
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/lease.lua
 
 local lock, readers, rinfo = KEYS[1], KEYS[2], KEYS[3]

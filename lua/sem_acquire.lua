@@ -16,7 +16,7 @@
 --          are queued first: until the first heartbeat in the queue may lapse), limit, permits held,
 --          queued waiters, then host, pid, user, cmd, since ms, fence of up to 5 holders}.
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/waiters.lua
 --@include lib/wake.lua
 --@include lib/permits.lua

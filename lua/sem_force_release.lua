@@ -15,7 +15,7 @@
 --          broken: {permit id, host, pid, user, cmd, since ms, fencing token}}. Only three
 --          elements: nothing was broken (no such live permit, or none held) and nothing recorded.
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/permits.lua
 --@include lib/holder.lua
 --@include lib/force_history.lua

@@ -12,7 +12,7 @@
 -- rather than "not ours", which dlock reports as a lost lease (see release.lua).
 -- Returns {1 if PERMIT was ours and is now released (else 0), permits still held}.
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/waiters.lua
 --@include lib/permits.lua
 --@include lib/holder.lua

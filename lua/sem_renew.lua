@@ -6,7 +6,7 @@
 --
 -- Returns 1 if renewed, 0 if the permit is no longer ours.
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/lease.lua
 
 local sem, permits = KEYS[1], KEYS[2]

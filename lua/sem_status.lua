@@ -10,7 +10,7 @@
 --          fencing token}.
 -- Holder info strings are "owner\thost\tpid\tuser\tcmd\tsince_ms\tfence".
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/holder.lua
 
 local sem, permits, alive = KEYS[1], KEYS[2], KEYS[3]

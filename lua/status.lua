@@ -20,7 +20,7 @@
 --   semaphore: {} when absent, else {limit, waiters, holder fields...}.
 -- Holder info strings are "owner\thost\tpid\tuser\tcmd\tsince_ms\tfence".
 
--- Pieces shared with other scripts, inserted here at build time (see README, "Keys"):
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
 --@include lib/holder.lua
 
 local lock, readers, rinfo, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]

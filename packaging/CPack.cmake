@@ -5,7 +5,8 @@
 # URLs (src/redis/transport/openssl_api.cpp), so dpkg-shlibdeps cannot see it: libssl3 is recommended, not
 # a dependency, since plain users never load it (apt installs recommendations by default, and
 # Debian 12 has libssl3 everywhere: apt needs it). Redis itself usually runs on another host: it
-# is suggested, not recommended.
+# is suggested, not recommended. bash-completion is suggested: it is what loads the bash
+# completion the package installs (zsh and fish find theirs without it).
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME dlock)
@@ -23,7 +24,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # dlock_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libssl3")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "redis-server, redis-tools")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "bash-completion, redis-server, redis-tools")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 # The extended description, below the summary line (CPack indents it).
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION

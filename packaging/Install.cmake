@@ -7,6 +7,7 @@
 #   share/zsh/vendor-completions/_dlock
 #   share/fish/vendor_completions.d/dlock.fish
 #   share/doc/dlock/{README.md,dlock.conf.example,copyright,changelog.gz}
+#   share/doc/dlock/docs/         (docs/: the README's links lead there)
 
 install(TARGETS dlock RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(DLOCK_STATIC)
@@ -44,3 +45,4 @@ install(FILES ${DLOCK_COMPLETIONS}/dlock.fish
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/packaging/dlock.conf.example
               ${PROJECT_SOURCE_DIR}/packaging/copyright ${PROJECT_BINARY_DIR}/changelog.gz
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)

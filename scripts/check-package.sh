@@ -18,7 +18,9 @@ contents=$(dpkg-deb -c "$deb" | awk '{ print $NF }')
 for path in ./usr/bin/dlock ./usr/libexec/dlock/dlock-dynamic ./usr/share/man/man1/dlock.1.gz \
     ./usr/share/bash-completion/completions/dlock ./usr/share/zsh/vendor-completions/_dlock \
     ./usr/share/fish/vendor_completions.d/dlock.fish ./usr/share/doc/dlock/copyright \
-    ./usr/share/doc/dlock/changelog.gz ./usr/share/doc/dlock/dlock.conf.example; do
+    ./usr/share/doc/dlock/changelog.gz ./usr/share/doc/dlock/dlock.conf.example \
+    ./usr/share/doc/dlock/README.md ./usr/share/doc/dlock/docs/reference.md \
+    ./usr/share/doc/dlock/docs/examples/crontab; do
     printf '%s\n' "$contents" | grep -qx "$path" || fail "$deb lacks $path"
 done
 printf '%s\n' "$contents" | grep -v '^\./usr/' | grep -qv '^\./$' && fail "files outside /usr"
@@ -36,6 +38,9 @@ depends=$(field Depends)
 printf '%s\n' "$depends" | grep -q '^libc6 (>= [0-9.]*)$' || fail "Depends is '$depends', expected only libc6"
 # OpenSSL is loaded with dlopen for TLS only: recommended, invisible to dpkg-shlibdeps.
 [ "$(field Recommends)" = libssl3 ] || fail "Recommends is '$(field Recommends)', expected libssl3"
+# bash-completion loads the bash completion installed under /usr/share/bash-completion.
+printf '%s\n' "$(field Suggests)" | grep -q '\(^\|, \)bash-completion\(,\|$\)' ||
+    fail "Suggests is '$(field Suggests)', expected bash-completion among them"
 
 # The packaged files work.
 tmp=$(mktemp -d)

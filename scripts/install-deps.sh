@@ -8,10 +8,11 @@ set -eu
 PACKAGES="build-essential cmake pkg-config libhiredis-dev libcli11-dev libspdlog-dev libfmt-dev \
 catch2 libexpected-dev redis-server redis-tools hyperfine util-linux time procps clang-format \
 groff-base libssl-dev openssl"
-# CI also checks the .deb with lintian and the zsh and fish completions (about 40 s more to
-# install); elsewhere those checks run when the tools are there and are skipped otherwise.
+# CI also checks the .deb with lintian, the zsh and fish completions and the YAML of
+# docs/examples (about 40 s more to install); elsewhere those checks run when the tools are
+# there and are skipped otherwise.
 if [ -n "${CI:-}" ]; then
-    PACKAGES="$PACKAGES lintian zsh fish"
+    PACKAGES="$PACKAGES lintian zsh fish python3-yaml"
 fi
 
 missing=""

@@ -5,7 +5,8 @@
 # with arguments the package is not built.
 # Under CI (or with DLOCK_CHECKS=1) it also checks the formatting and that no function in src/ is
 # over 60 lines (scripts/check-function-length.sh), that docs/ARCHITECTURE.md names only files
-# that exist (scripts/check-doc-paths.sh) and that ctest can run every test by its name
+# that exist (scripts/check-doc-paths.sh), that every relative link and #anchor in README.md and
+# docs/ resolves (scripts/check-doc-links.sh) and that ctest can run every test by its name
 # (scripts/check-test-names.sh), builds with -Werror and runs the unit and
 # integration tests under ASan+UBSan and the watchdog/lease tests under TSan (scripts/sanitize.sh).
 set -eu
@@ -15,6 +16,7 @@ checks=${DLOCK_CHECKS:-${CI:+1}}
 [ "${checks:-}" = 1 ] && ./scripts/check-format.sh
 [ "${checks:-}" = 1 ] && ./scripts/check-function-length.sh
 [ "${checks:-}" = 1 ] && ./scripts/check-doc-paths.sh
+[ "${checks:-}" = 1 ] && ./scripts/check-doc-links.sh
 [ "${checks:-}" = 1 ] && ./scripts/check-test-names.sh
 ./scripts/build.sh
 (cd build && ctest --output-on-failure -j "$(nproc)" "$@")

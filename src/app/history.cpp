@@ -15,7 +15,7 @@
 namespace dlock::app {
 namespace {
 
-// Fields written as JSON numbers (README, "History"); everything else is a string.
+// Fields written as JSON numbers (docs/reference.md, "dlock history"); everything else is a string.
 constexpr std::array<std::string_view, 14> kNumericFields{
     "pid",         "fence",         "start_ms",       "end_ms",  "duration_ms",
     "exit_status", "held_until_ms", "waited_ms",      "waiters", "other_pid",

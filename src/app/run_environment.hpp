@@ -26,7 +26,7 @@ std::vector<lock::LeaseRequest> lease_requests(const Target& target, const RunOp
                                                const lock::HolderInfo& self);
 
 // Sets what the command gets: DLOCK_NAME, DLOCK_OWNER, DLOCK_FENCING_TOKEN(S), DLOCK_TTL_MS and
-// DLOCK_HELD (see README, "What the command gets").
+// DLOCK_HELD (see docs/reference.md, "What the command gets").
 void export_leases(const RunOptions& options, const RunOwners& owners,
                    const lock::LeaseSet& leases);
 

@@ -20,7 +20,7 @@ constexpr int kCommandStatus = -1;
 
 // Every exit status dlock documents, in the order the help lists them; a status whose meaning
 // differs between subcommands has a row per meaning. Keep in step with util/exit_codes.hpp, the
-// README ("Exit status") and man/dlock.1 (EXIT STATUS).
+// docs/reference.md ("Exit status") and man/dlock.1 (EXIT STATUS).
 const Row kRows[] = {
     {kCommandStatus,
      "the command's own exit status; 128+N if it died of signal N",

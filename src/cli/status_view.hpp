@@ -7,16 +7,16 @@
 
 namespace dlock::cli {
 
-// `dlock status` for people: one aligned row per holder (README, "dlock status").
+// `dlock status` for people: one aligned row per holder (docs/reference.md, "dlock status").
 std::string status_table(const lock::StatusReport& report);
 
-// `dlock status --json`: the stable field names documented in the README.
+// `dlock status --json`: the stable field names documented in docs/reference.md.
 std::string status_json(const lock::StatusReport& report);
 
 // `dlock sem status`: a summary (limit, used, waiters), then one aligned row per permit.
 std::string permits_table(const lock::SemaphorePermits& semaphore);
 
-// `dlock sem status --json` (README, "Semaphores").
+// `dlock sem status --json` (docs/reference.md, "Semaphores").
 std::string permits_json(const lock::SemaphorePermits& semaphore);
 
 // What `dlock status` prints for `answer`: the names (--names), the JSON (`json`) or the table of

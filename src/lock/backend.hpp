@@ -26,7 +26,7 @@ struct HolderInfo {
     int64_t fence = 0;
 };
 
-// How long a waiter that stops heartbeating stays in the queue (see README, "Waiting").
+// How long a waiter that stops heartbeating stays in the queue (see docs/internals.md, "Waiting").
 inline constexpr Millis kWaiterHeartbeat{3000};
 
 struct AcquireRequest {

@@ -9,7 +9,7 @@
 
 namespace dlock::lock {
 
-// Field names and values of one history event, in order (see README, "History").
+// Field names and values of one history event, in order (see docs/reference.md, "dlock history").
 using HistoryFields = std::vector<std::pair<std::string, std::string>>;
 
 // A store's history of each name (`dlock history`), a capability a Backend may have

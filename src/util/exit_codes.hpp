@@ -5,7 +5,8 @@
 #include <array>
 #include <cstddef>
 
-// Every exit status dlock can return, in one place (documented in README, man page and --help).
+// Every exit status dlock can return, in one place (documented in docs/reference.md, man page and
+// --help).
 namespace dlock::exit_code {
 
 inline constexpr int ok = 0;

@@ -14,7 +14,7 @@ using namespace dlock::test::e2e;
 
 namespace {
 
-// The documented reply limit (README "Safety") plus what dlock needs besides.
+// The documented reply limit (docs/production.md "Safety") plus what dlock needs besides.
 constexpr long kRssBoundKb = (64 + 16) * 1024;
 
 // Generous: a slow machine may be ten times slower; a hang is what this catches.

@@ -207,7 +207,7 @@ TEST_CASE("workers through repeated Sentinel failovers: no overlap, tokens grow,
     CHECK(overlaps == 0);
     // Token order is measured, not asserted: a sentinel that has not refreshed a replica's link
     // status yet undercounts the replicas, so now and then a lease is taken without the replica
-    // a failover then promotes (README "Safety").
+    // a failover then promotes (docs/production.md "Safety").
     INFO("tokens out of order: " << backwards);
     // Liveness, not a latency target (the figures above are measured, and recorded in the docs):
     // a loaded machine may be slow, but work must resume within 30 s of every failover.

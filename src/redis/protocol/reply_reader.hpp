@@ -14,7 +14,7 @@ namespace dlock::redis {
 // The most one reply may hold: its bytes not parsed yet plus the reply tree built so far. No
 // reply dlock asks for comes near it (the largest is a CLUSTER SHARDS of a big Cluster, a few
 // MiB); it only stops a broken or hostile server from growing dlock without bound. Documented
-// in README.md ("Safety") and man/dlock.1 (EXIT STATUS, 69).
+// in docs/production.md ("Safety") and man/dlock.1 (EXIT STATUS, 69).
 inline constexpr size_t kMaxReplyBytes = size_t{64} << 20;
 inline constexpr std::string_view kMaxReplyText = "64 MiB";
 

@@ -1,6 +1,6 @@
 // The composed scripts in the build tree (build/lua/<name>.lua: each lua/*.lua script with its
-// lua/lib pieces in it) run alone with `redis-cli --eval`, as their headers and README show,
-// and are what Redis caches under the embedded SHA-1s.
+// lua/lib pieces in it) run alone with `redis-cli --eval`, as their headers and docs/internals.md
+// show, and are what Redis caches under the embedded SHA-1s.
 #include "integration/lock_helpers.hpp"
 #include "redis/scripts/embedded_scripts.hpp"
 

@@ -140,7 +140,8 @@ TEST_CASE("each lua/*.lua script is embedded composed from its lua/lib pieces", 
 }
 
 TEST_CASE("the composed scripts in the build tree are the embedded bodies", "[scripts]") {
-    // build/lua/<name>.lua is what `redis-cli --eval` runs (the scripts' headers and README).
+    // build/lua/<name>.lua is what `redis-cli --eval` runs (the scripts' headers and
+    // docs/internals.md).
     const auto files = lua_files(DLOCK_LUA_BUILD_DIR);
     CHECK(files.size() == redis::embedded_scripts().size());
     for (const auto& s : redis::embedded_scripts()) {
