@@ -88,7 +88,10 @@ Parser::Parser(std::string_view only)
     : app_("dlock: distributed locks on Redis for shell scripts and cron jobs", "dlock") {
     // Flags take no value: CLI11 would convert "--verbose=N" with std::stoll, which throws.
     app_.option_defaults()->disable_flag_override();
-    app_.set_version_flag("--version", std::string("dlock ") + DLOCK_VERSION);
+    // In the words and case of every other option's help; subcommands copy the help flag.
+    app_.set_help_flag("-h,--help", "print this help and exit");
+    app_.set_version_flag("--version", std::string("dlock ") + DLOCK_VERSION,
+                          "print the version and exit");
     app_.footer(exit_status_help(HelpPage::dlock));
     // Subcommands inherit the formatter; only the top page shows the examples.
     app_.formatter(std::make_shared<HelpFormatter>(examples()));
