@@ -175,7 +175,7 @@ _dlock_complete() {
         ((positionals == 0)) && names=1
         ;;
     status)
-        options='--help --json --names'
+        options='--help --json --names --wide'
         names=1
         ;;
     history)

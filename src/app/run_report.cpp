@@ -12,14 +12,14 @@ std::string why_refused(const lock::AcquireOutcome& last) {
         return lock::describe_permits(last, wall_now_ms());
     if (last.holder && last.held_until_ms > 0)
         return fmt::format("held by {}, finished but held until {} by --min-hold",
-                           lock::describe_holder(*last.holder, wall_now_ms()),
+                           lock::describe_blocker(*last.holder, wall_now_ms()),
                            lock::local_time(last.held_until_ms, wall_now_ms()));
     if (last.holder && last.shared_holders > 0)
         return fmt::format("held shared by {} holder{}, the oldest {}", last.shared_holders,
                            last.shared_holders == 1 ? "" : "s",
-                           lock::describe_holder(*last.holder, wall_now_ms()));
+                           lock::describe_blocker(*last.holder, wall_now_ms()));
     if (last.holder)
-        return fmt::format("held by {}", lock::describe_holder(*last.holder, wall_now_ms()));
+        return fmt::format("held by {}", lock::describe_blocker(*last.holder, wall_now_ms()));
     return fmt::format("free, but {} waiter{} queued first", last.waiters,
                        last.waiters == 1 ? " is" : "s are");
 }

@@ -25,6 +25,7 @@ const Row kRows[] = {
     {kCommandStatus,
      "the command's own exit status; 128+N if it died of signal N",
      {dlock, run, sem_run}},
+    {exit_code::ok, "success; status and sem status: something is held", {dlock}},
     {exit_code::ok,
      "something is held: a lock (also one kept by --min-hold), a semaphore permit, or an\n"
      "existing latch (with NAMEs: at least one of them; with --names: some name is listed)",
@@ -61,7 +62,7 @@ const Row kRows[] = {
      "lease lost while the command ran; the command was stopped",
      {dlock, run, sem_run}},
     {exit_code::usage,
-     "usage error (bad option, name, duration, URL or config file); nothing was changed in Redis",
+     "usage error (bad option, name, duration, URL or config file); nothing changed in Redis",
      {dlock, run, sem_status, status, history, bench}},
     {exit_code::usage,
      "usage error (bad option, name, duration, URL or config file; a different -p than the\n"
@@ -74,6 +75,7 @@ const Row kRows[] = {
      {latch}},
     {exit_code::usage, "usage error (also: --force missing, a malformed permit id)", {release}},
     {exit_code::no_such_latch, "no such latch (never created, or its TTL ran out)", {latch}},
+    {exit_code::no_such_latch, "latch: no such latch (never created, or its TTL ran out)", {dlock}},
     {exit_code::unavailable,
      "Redis unreachable, or authentication failed",
      {dlock, run, sem_run, sem_status, latch, status, history, release, bench}},

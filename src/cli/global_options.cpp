@@ -137,6 +137,10 @@ void GlobalOptions::add_row(CLI::App& app, const config::Option& row) {
         g.off = app.add_flag(off_flag, g.off_flag, help(row.off_help));
         break;
     }
+    if (!row.group.empty())
+        for (auto* option : {g.on, g.off})
+            if (option != nullptr)
+                option->group(std::string(row.group));
 }
 
 std::vector<config::FlagValue> GlobalOptions::given() const {

@@ -3,6 +3,7 @@
 #include "cli/bench_command.hpp"
 #include "cli/config_command.hpp"
 #include "cli/exit_help.hpp"
+#include "cli/help_formatter.hpp"
 #include "cli/history_command.hpp"
 #include "cli/latch_command.hpp"
 #include "cli/parse_errors.hpp"
@@ -70,13 +71,15 @@ constexpr Entry kSubcommands[] = {
     {"sem", add<SemCommand>},         {"config", add<ConfigCommand>},
 };
 
-// Help shows a positional as its name ("NAME", "COUNT"), not CLI11's "NAME TEXT".
-void without_type_names(CLI::App& app) {
-    for (auto* option : app.get_options({}))
-        if (option->get_positional())
-            option->type_name("");
-    for (auto* sub : app.get_subcommands({}))
-        without_type_names(*sub);
+// The first thing `dlock --help` shows after its usage line: what a cron job needs.
+std::string examples() {
+    return help_section(
+        "Examples",
+        {{"dlock run nightly-job -- ./backup.sh",
+          "run it unless nightly-job is held (then exit 75)"},
+         {"dlock run -w 5m nightly-job -- ./backup.sh", "wait up to 5 minutes for the lock"},
+         {"dlock run -E 1 nightly-job -- ./backup.sh", "as flock -n: exit 1, not 75, when held"},
+         {"dlock status", "who holds what: host, pid, since (-l: all)"}});
 }
 
 } // namespace
@@ -85,14 +88,18 @@ Parser::Parser(std::string_view only)
     : app_("dlock: distributed locks on Redis for shell scripts and cron jobs", "dlock") {
     // Flags take no value: CLI11 would convert "--verbose=N" with std::stoll, which throws.
     app_.option_defaults()->disable_flag_override();
-    app_.set_version_flag("--version", std::string("dlock ") + DLOCK_VERSION);
+    // In the words and case of every other option's help; subcommands copy the help flag.
+    app_.set_help_flag("-h,--help", "print this help and exit");
+    app_.set_version_flag("--version", std::string("dlock ") + DLOCK_VERSION,
+                          "print the version and exit");
     app_.footer(exit_status_help(HelpPage::dlock));
+    // Subcommands inherit the formatter; only the top page shows the examples.
+    app_.formatter(std::make_shared<HelpFormatter>(examples()));
     app_.require_subcommand(1);
     globals_.add_to(app_);
     for (const auto& entry : kSubcommands)
         if (only.empty() || only == entry.name)
             subcommands_.push_back(entry.add(app_));
-    without_type_names(app_);
 }
 
 Result<bool> Parser::parse(std::vector<std::string> args, bool quiet) {

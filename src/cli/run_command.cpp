@@ -2,6 +2,7 @@
 
 #include "cli/command_support.hpp"
 #include "cli/exit_help.hpp"
+#include "cli/help_formatter.hpp"
 #include "lock/lease_clock.hpp"
 #include "util/duration.hpp"
 #include "util/exit_codes.hpp"
@@ -17,19 +18,17 @@ std::optional<std::string> RunCommand::Valued::given() const {
 }
 
 RunCommand::RunCommand(CLI::App& parent, Kind kind) : semaphore_(kind == Kind::semaphore) {
-    const char* usage = semaphore_ ? "sem run" : "run";
-    const std::string what = semaphore_ ? "[options] -p N NAME" : "[options] NAME...";
+    const std::string usage =
+        semaphore_ ? "dlock sem run [OPTIONS] -p N NAME" : "dlock run [OPTIONS] NAME...";
     app_ = parent.add_subcommand("run", semaphore_
                                             ? "Run a command while holding one of N permits"
                                             : "Run a command while holding a lock (or several)");
-    app_->footer(fmt::format(
-        "\nUsage:\n  dlock [global options] {} {} -- COMMAND [ARG...]\n"
-        "  dlock [global options] {} {} -c 'shell command'{}{}",
-        usage, what, usage, what,
-        semaphore_ ? ""
-                   : "\nSeveral names are taken all or none, in a fixed "
-                     "order (no deadlock).",
-        fmt::format("\n{}", exit_status_help(semaphore_ ? HelpPage::sem_run : HelpPage::run))));
+    HelpFormatter::set_usage(*app_, {usage + " -- COMMAND [ARGS...]", usage + " -c STRING"});
+    const std::string exit_help = exit_status_help(semaphore_ ? HelpPage::sem_run : HelpPage::run);
+    app_->footer(semaphore_ ? exit_help
+                            : "\nSeveral names are taken all or none, in a fixed order (no "
+                              "deadlock).\n" +
+                                  exit_help);
     add_names();
     add_wait_options();
     add_lease_options();

@@ -13,8 +13,13 @@ StatusCommand::StatusCommand(CLI::App& parent) {
         "status", "Show who holds locks, semaphores and latches (all under the prefix, or NAMEs)");
     app_->add_option("NAME", names_, "names to show (default: every name in use)");
     auto json = app_->add_flag("--json", json_, "print JSON instead of a table");
-    app_->add_flag("--names", names_only_, "print only the names in use, one per line")
-        ->excludes(json);
+    auto names = app_->add_flag("--names", names_only_, "print only the names in use, one per line")
+                     ->excludes(json);
+    app_->add_flag("-l,--wide", wide_,
+                   "every column: also USER, TOKEN (the fencing token), HOLDS and the age in "
+                   "SINCE (the default fits 100 columns)")
+        ->excludes(json)
+        ->excludes(names);
     app_->footer(exit_status_help(HelpPage::status));
 }
 
@@ -27,7 +32,11 @@ Result<app::Target> StatusCommand::plan(const GlobalOptions& globals) const {
 Result<int> StatusCommand::run(const app::Target& ready) {
     const auto store = store_for(ready);
     TRY_ASSIGN(const auto answer, app::status(*store, ready, {names_, json_, names_only_}));
-    out::write(status_text(answer, ready.prefix, json_, names_only_));
+    const StatusStyle style = names_only_ ? StatusStyle::names
+                              : json_     ? StatusStyle::json
+                              : wide_     ? StatusStyle::wide
+                                          : StatusStyle::table;
+    out::write(status_text(answer, ready.prefix, style));
     return answer.exit_status;
 }
 

@@ -9,7 +9,7 @@
 
 namespace dlock::cli {
 
-// `dlock status [NAME...] [--json]`, `dlock status --names`
+// `dlock status [NAME...] [--wide | --json]`, `dlock status --names`
 class StatusCommand final : public PlannedCommand<StatusCommand> {
   public:
     explicit StatusCommand(CLI::App& parent);
@@ -21,6 +21,7 @@ class StatusCommand final : public PlannedCommand<StatusCommand> {
     std::vector<std::string> names_;
     bool json_ = false;
     bool names_only_ = false;
+    bool wide_ = false;
 };
 
 } // namespace dlock::cli

@@ -12,22 +12,41 @@ namespace {
 
 using Row = std::vector<std::string>;
 
-const Row kHeader{"NAME",  "KIND", "STATE", "HOST",  "PID",     "USER",
-                  "SINCE", "TTL",  "TOKEN", "HOLDS", "WAITERS", "COMMAND"};
+struct Column {
+    const char* title;
+    bool wide_only; // shown by --wide alone: the default view fits 100 columns
+};
+
+constexpr Column kColumns[] = {
+    {"NAME", false}, {"KIND", false}, {"STATE", false},   {"HOST", false},
+    {"PID", false},  {"USER", true},  {"SINCE", false},   {"TTL", false},
+    {"TOKEN", true}, {"HOLDS", true}, {"WAITERS", false}, {"COMMAND", false},
+};
+
+// The default view's width, for a typical holder; a longer COMMAND is cut to fit.
+constexpr size_t kTableWidth = 100;
+
+// What the rows are built for.
+struct View {
+    int64_t now_ms;
+    bool wide;
+};
 
 std::string ttl(Millis left) {
     return left.count() < 0 ? "none" : format_duration(left);
 }
 
-// When it was acquired (local time) and how long ago.
-std::string since(const lock::HolderInfo& i, int64_t now_ms) {
-    return fmt::format("{} ({} ago)", lock::local_time(i.since_ms, now_ms),
-                       lock::format_age(Millis(now_ms - i.since_ms)));
+// When it was acquired (local time), and with --wide how long ago.
+std::string since(const lock::HolderInfo& i, View view) {
+    const std::string when = lock::local_time(i.since_ms, view.now_ms);
+    if (!view.wide)
+        return when;
+    return fmt::format("{} ({} ago)", when, lock::format_age(Millis(view.now_ms - i.since_ms)));
 }
 
 // NAME KIND STATE, then one holder's columns, then WAITERS and COMMAND.
 Row holder_row(const std::string& name, const char* kind, const std::string& state,
-               const lock::HolderStatus& h, int64_t waiters, int64_t now_ms) {
+               const lock::HolderStatus& h, int64_t waiters, View view) {
     const auto& i = h.info;
     return {name,
             kind,
@@ -35,7 +54,7 @@ Row holder_row(const std::string& name, const char* kind, const std::string& sta
             i.host,
             std::to_string(i.pid),
             i.user,
-            since(i, now_ms),
+            since(i, view),
             ttl(h.ttl_left),
             std::to_string(i.fence),
             std::to_string(h.holds),
@@ -49,7 +68,20 @@ Row empty_row(const std::string& name, const char* kind, const std::string& stat
             "-"};
 }
 
-void lock_rows(const lock::NameStatus& s, int64_t now_ms, std::vector<Row>& rows) {
+// The header and `rows` as the table of `view`: every column with --wide, else those that fit.
+std::string format_rows(const std::vector<Row>& rows, View view) {
+    std::vector<Row> shown(rows.size() + 1);
+    for (size_t c = 0; c < std::size(kColumns); ++c) {
+        if (kColumns[c].wide_only && !view.wide)
+            continue;
+        shown[0].push_back(kColumns[c].title);
+        for (size_t r = 0; r < rows.size(); ++r)
+            shown[r + 1].push_back(rows[r][c]);
+    }
+    return format_table(shown, view.wide ? 0 : kTableWidth);
+}
+
+void lock_rows(const lock::NameStatus& s, View view, std::vector<Row>& rows) {
     const auto& l = s.lock;
     if (l.holders.empty()) {
         // A free lock is shown when asked for, or when waiters are queued on it.
@@ -59,18 +91,18 @@ void lock_rows(const lock::NameStatus& s, int64_t now_ms, std::vector<Row>& rows
     }
     std::string state = lock::state_name(l.state);
     if (l.state == lock::LockStatus::State::min_hold)
-        state = "finished, held until " + lock::local_time(l.held_until_ms, now_ms);
+        state = "finished, held until " + lock::local_time(l.held_until_ms, view.now_ms);
     for (const auto& h : l.holders)
-        rows.push_back(holder_row(s.name, "lock", state, h, l.waiters, now_ms));
+        rows.push_back(holder_row(s.name, "lock", state, h, l.waiters, view));
 }
 
-void semaphore_rows(const lock::NameStatus& s, int64_t now_ms, std::vector<Row>& rows) {
+void semaphore_rows(const lock::NameStatus& s, View view, std::vector<Row>& rows) {
     const auto& sem = *s.semaphore;
     const std::string state = fmt::format("{}/{} used", sem.used(), sem.limit);
     if (sem.holders.empty())
         rows.push_back(empty_row(s.name, "semaphore", state, "-", sem.waiters));
     for (const auto& h : sem.holders)
-        rows.push_back(holder_row(s.name, "semaphore", state, h, sem.waiters, now_ms));
+        rows.push_back(holder_row(s.name, "semaphore", state, h, sem.waiters, view));
 }
 
 std::string holder_json(const lock::HolderStatus& h, int64_t now_ms) {
@@ -118,18 +150,19 @@ std::string name_json(const lock::NameStatus& s, int64_t now_ms) {
 
 } // namespace
 
-std::string status_table(const lock::StatusReport& report) {
-    std::vector<Row> rows{kHeader};
+std::string status_table(const lock::StatusReport& report, StatusStyle style) {
+    const View view{report.server_now_ms, style == StatusStyle::wide};
+    std::vector<Row> rows;
     for (const auto& s : report.names) {
-        lock_rows(s, report.server_now_ms, rows);
+        lock_rows(s, view, rows);
         if (s.semaphore)
-            semaphore_rows(s, report.server_now_ms, rows);
+            semaphore_rows(s, view, rows);
         if (s.latch)
             rows.push_back(empty_row(s.name, "latch",
                                      fmt::format("count {}/{}", s.latch->count, s.latch->initial),
                                      ttl(s.latch->ttl_left), s.latch->waiters));
     }
-    return format_table(rows);
+    return format_rows(rows, view);
 }
 
 std::string status_json(const lock::StatusReport& report) {
@@ -151,7 +184,7 @@ std::string permits_table(const lock::SemaphorePermits& s) {
     std::vector<Row> rows{{"PERMIT", "HOST", "PID", "USER", "SINCE", "TTL", "TOKEN", "COMMAND"}};
     for (const auto& p : s.permits)
         rows.push_back({p.permit, p.info.host, std::to_string(p.info.pid), p.info.user,
-                        since(p.info, s.server_now_ms), ttl(p.ttl_left),
+                        since(p.info, View{s.server_now_ms, true}), ttl(p.ttl_left),
                         std::to_string(p.info.fence), p.info.command});
     return out + format_table(rows);
 }
@@ -213,7 +246,8 @@ std::string quorum_json(const lock::StatusReading& reading) {
                        reading.quorum, majority);
 }
 
-std::string quorum_text(const lock::StatusReading& reading, const std::string& prefix) {
+std::string quorum_text(const lock::StatusReading& reading, const std::string& prefix,
+                        StatusStyle style) {
     const size_t total = reading.members.size();
     std::string text;
     for (const auto& member : reading.members) {
@@ -223,7 +257,7 @@ std::string quorum_text(const lock::StatusReading& reading, const std::string& p
         else if (member.report->names.empty())
             text += "  nothing under prefix " + prefix + "\n";
         else
-            text += status_table(*member.report);
+            text += status_table(*member.report, style);
     }
     text += fmt::format("majority ({} of {} members):\n", reading.quorum, total);
     if (reading.majority.empty())
@@ -235,23 +269,24 @@ std::string quorum_text(const lock::StatusReading& reading, const std::string& p
 
 } // namespace
 
-std::string status_text(const app::StatusAnswer& answer, const std::string& prefix, bool json,
-                        bool names_only) {
+std::string status_text(const app::StatusAnswer& answer, const std::string& prefix,
+                        StatusStyle style) {
     std::string text;
-    if (names_only) {
+    if (style == StatusStyle::names) {
         for (const auto& name : answer.names)
             text += name + "\n";
         return text;
     }
+    const bool json = style == StatusStyle::json;
     const lock::StatusReading& reading = answer.reading;
     if (reading.quorum > 0)
-        return json ? quorum_json(reading) : quorum_text(reading, prefix);
+        return json ? quorum_json(reading) : quorum_text(reading, prefix, style);
     const lock::StatusReport& report = *reading.members.front().report;
     if (json)
         return status_json(report) + "\n";
     if (report.names.empty())
         return "nothing under prefix " + prefix + "\n";
-    return status_table(report);
+    return status_table(report, style);
 }
 
 } // namespace dlock::cli

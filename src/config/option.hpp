@@ -55,6 +55,9 @@ struct Option {
     Check check = check_anything;
     // --help lists this flag after those of the named option instead of in table order.
     std::string_view help_after{};
+    // The --help heading this flag is listed under, after the subcommands ("TLS options"); ""
+    // for the common "Options" at the top.
+    std::string_view group{};
     FormerNames former{};
 };
 

@@ -7,9 +7,22 @@
 
 namespace dlock::lock {
 
+namespace {
+
+// "web-2 (pid 4242, since 02:00:01<more>)".
+std::string describe(const HolderInfo& h, int64_t now_ms, const std::string& more) {
+    return fmt::format("{} (pid {}, since {}{})", h.host.empty() ? "?" : h.host, h.pid,
+                       local_time(h.since_ms, now_ms), more);
+}
+
+} // namespace
+
 std::string describe_holder(const HolderInfo& h, int64_t now_ms) {
-    return fmt::format("{} (pid {}, since {}, token {})", h.host.empty() ? "?" : h.host, h.pid,
-                       local_time(h.since_ms, now_ms), h.fence);
+    return describe(h, now_ms, fmt::format(", token {}", h.fence));
+}
+
+std::string describe_blocker(const HolderInfo& h, int64_t now_ms) {
+    return describe(h, now_ms, "");
 }
 
 namespace {
@@ -51,7 +64,7 @@ std::string describe_permits(const AcquireOutcome& r, int64_t now_ms) {
     std::string out = fmt::format("at its limit of {} permit{}, held by", r.permit_limit,
                                   r.permit_limit == 1 ? "" : "s");
     for (size_t i = 0; i < r.permit_holders.size(); ++i)
-        out += (i == 0 ? " " : ", ") + describe_holder(r.permit_holders[i], now_ms);
+        out += (i == 0 ? " " : ", ") + describe_blocker(r.permit_holders[i], now_ms);
     if (const auto more = r.permits_held - static_cast<int64_t>(r.permit_holders.size()); more > 0)
         out += fmt::format(" and {} more", more);
     return out;

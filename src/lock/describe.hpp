@@ -7,9 +7,13 @@
 
 namespace dlock::lock {
 
-// "web-2 (pid 4242, since 02:00:01, token 17)": the holder as shown in refusals.
-// The time is local; a date is added when it is not within the last day.
+// "web-2 (pid 4242, since 02:00:01, token 17)": the holder as the history and release --force
+// record it. The time is local; a date is added when it is not within the last day.
 std::string describe_holder(const HolderInfo& holder, int64_t now_ms);
+
+// "web-2 (pid 4242, since 02:00:01)": the holder as refusals show it, without the fencing token
+// (`dlock status --wide` and the history have it).
+std::string describe_blocker(const HolderInfo& holder, int64_t now_ms);
 
 // `ms` (since the epoch) as local "02:00:01", or "2026-11-02 02:00:01" when it is not within a
 // day of `now_ms`.
@@ -22,7 +26,7 @@ std::string local_datetime(int64_t ms);
 std::string format_age(Millis age);
 
 // Why a semaphore refused a permit, to follow "<name> is" in a refusal:
-// "at its limit of 3 permits, held by web-1 (pid 4242, since 02:00:01, token 17), ..." or
+// "at its limit of 3 permits, held by web-1 (pid 4242, since 02:00:01), ..." or
 // "at 2 of 3 permits, but 4 waiters are queued first".
 std::string describe_permits(const AcquireOutcome& refused, int64_t now_ms);
 

@@ -3,10 +3,11 @@
 # the subcommands each help lists, LINE being what to complete ("dlock latch --", "dlock latch ").
 # So a subcommand or option added to the binary is checked without changing the tests.
 
-# The lines of section $2 ("Options", "Subcommands") of the help text $1.
+# The entry lines (not the continuations of wrapped descriptions) of the sections of the help
+# text $1 whose title matches $2 ("Options" also matches the groups "TLS options", ...).
 help_section() {
-    printf '%s\n' "$1" | awk -v title="$2:" '$0 == title { on = 1; next } on && $0 == "" { exit }
-        on { print }'
+    printf '%s\n' "$1" | awk -v name="$2" '$0 == name ":" || $0 ~ (" " tolower(name) ":$") {
+        on = 1; next } $0 == "" { on = 0 } on && /^  [^ ]/ { print }'
 }
 
 walk_help() {
@@ -18,7 +19,7 @@ walk_help() {
         return
     fi
     _walk_prefix="dlock${*:+ $*}"
-    _walk_options=$(help_section "$_walk_help" Options | sed -n 's/^ *\(-[^ ]*\).*/\1/p' |
+    _walk_options=$(help_section "$_walk_help" Options | sed -n 's/^  \(-[^ ]*\).*/\1/p' |
         tr ',' '\n' | grep '^--')
     # shellcheck disable=SC2086
     check_offers "$_walk_prefix --" $_walk_options

@@ -48,7 +48,7 @@ TEST_CASE("dlock's commands on a Redis Cluster", "[e2e][cluster]") {
         const auto listed_names = lines(listed.out);
         for (const auto& name : names)
             CHECK(std::count(listed_names.begin(), listed_names.end(), name) == 1);
-        auto one = run_on(url, {"status", names[2]});
+        auto one = run_on(url, {"status", "-l", names[2]});
         CHECK(one.exit_code == 0);
         CHECK(contains(one.out, holder_token(dir, names[2])));
 

@@ -5,6 +5,7 @@
 
 #include "cli/option_table.hpp"
 #include "e2e/e2e_helpers.hpp"
+#include "e2e/help_pages.hpp"
 
 #include <cctype>
 #include <set>
@@ -15,61 +16,29 @@ using namespace dlock::test::e2e;
 
 namespace {
 
-// The lines of one "Title:" section of CLI11's help, up to the next blank line.
-std::vector<std::string> help_section(const std::string& help, const std::string& title) {
-    std::vector<std::string> out;
-    bool inside = false;
-    for (const auto& line : lines(help)) {
-        if (line == title + ":")
-            inside = true;
-        else if (inside && line.empty())
-            break;
-        else if (inside)
-            out.push_back(line);
-    }
-    return out;
-}
-
-// The first word of an entry line ("  -n,--no-wait Excludes: ..." -> "-n,--no-wait").
-std::string first_word(const std::string& line) {
-    auto start = line.find_first_not_of(' ');
-    if (start == std::string::npos)
-        return "";
-    return line.substr(start, line.find(' ', start) - start);
-}
-
 struct Help {
     std::set<std::string> subcommands; // "run", "latch count-down", ...
     std::set<std::string> long_options;
 };
 
-// Walks `dlock [path] --help` and every subcommand below it.
-void walk(const std::vector<std::string>& path, Help& help) {
-    auto args = path;
-    args.push_back("--help");
-    auto r = run_raw(args);
-    INFO("dlock " << args.front() << "... --help, stderr: " << r.err);
-    REQUIRE(r.exit_code == 0);
-    REQUIRE_FALSE(r.out.empty());
-    for (const auto& line : help_section(r.out, "Options")) {
-        if (line.rfind("  -", 0) != 0)
-            continue; // a continuation line of a long description
-        std::string names = first_word(line);
-        names = names.substr(0, names.find('{')); // CLI11 may append {default}
-        std::stringstream split(names);
-        for (std::string name; std::getline(split, name, ',');)
-            if (name.rfind("--", 0) == 0)
-                help.long_options.insert(name);
+// The subcommands and long options of every help page.
+Help walk() {
+    Help help;
+    for (const auto& [path, page] : help_pages()) {
+        if (!path.empty())
+            help.subcommands.insert(path);
+        for (const auto& line : help_section(page, "Options")) {
+            if (line.rfind("  -", 0) != 0)
+                continue;
+            std::string names = first_word(line);
+            names = names.substr(0, names.find('{')); // CLI11 may append {default}
+            std::stringstream split(names);
+            for (std::string name; std::getline(split, name, ',');)
+                if (name.rfind("--", 0) == 0)
+                    help.long_options.insert(name);
+        }
     }
-    for (const auto& line : help_section(r.out, "Subcommands")) {
-        auto sub = path;
-        sub.push_back(first_word(line));
-        std::string joined;
-        for (const auto& word : sub)
-            joined += (joined.empty() ? "" : " ") + word;
-        help.subcommands.insert(joined);
-        walk(sub, help);
-    }
+    return help;
 }
 
 // The man page source as plain text: font escapes and \& dropped, \- and \(en turned into -.
@@ -112,8 +81,7 @@ bool mentions_option(const std::string& text, const std::string& option) {
 } // namespace
 
 TEST_CASE("the man page documents every subcommand and long option of --help", "[e2e][man]") {
-    Help help;
-    walk({}, help);
+    const Help help = walk();
     // Sanity: the walk found the known parts of the interface.
     CHECK(help.subcommands.count("run") == 1);
     CHECK(help.subcommands.count("latch count-down") == 1);

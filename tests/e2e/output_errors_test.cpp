@@ -88,9 +88,9 @@ TEST_CASE("status, history and config on a full disk: one line and exit 70", "[e
     std::filesystem::remove(dir / "go");
     {
         auto many = hold_many(*server, dir, 80);
-        auto r = run(*server, {"status"});
+        auto r = run(*server, {"status", "--wide"});
         REQUIRE(r.out.size() > 8192); // more than any stdio buffer
-        check_disk_full(*server, {"status"});
+        check_disk_full(*server, {"status", "--wide"});
         check_disk_full(*server, {"status", "--json"});
         check_disk_full(*server, {"status", "--names"});
         let_go(dir, {many.get()});
@@ -148,8 +148,8 @@ TEST_CASE("status | head -1 with many locks prints one line and no error", "[e2e
     REQUIRE_REDIS(server);
     TempDir dir;
     auto many = hold_many(*server, dir, 300);
-    REQUIRE(run(*server, {"status"}).out.size() > 64 * 1024);
-    Process p({"-c", "\"$DLOCK_BIN\" --redis \"$URL\" status | head -1"},
+    REQUIRE(run(*server, {"status", "--wide"}).out.size() > 64 * 1024);
+    Process p({"-c", "\"$DLOCK_BIN\" --redis \"$URL\" status --wide | head -1"},
               clean_env(nested_env(*server, dir)), "/bin/sh");
     auto r = p.wait(30s);
     INFO("stderr: " << r.err);

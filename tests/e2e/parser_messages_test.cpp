@@ -283,7 +283,8 @@ TEST_CASE("help shows real metavars and each subcommand's own exit statuses", "[
     CHECK(run.out.find("NAME...") != std::string::npos);
 
     auto sem_run = run_nowhere({"sem", "run", "--help"});
-    CHECK(sem_run.out.find("Usage: dlock sem run [OPTIONS] NAME\n") != std::string::npos);
+    CHECK(sem_run.out.find("Usage: dlock sem run [OPTIONS] -p N NAME -- COMMAND [ARGS...]\n") !=
+          std::string::npos);
     CHECK(sem_run.out.find("NAME...") == std::string::npos);
     CHECK(sem_run.out.find("the lock") == std::string::npos);
     CHECK(sem_run.out.find("if no permit is free") != std::string::npos);

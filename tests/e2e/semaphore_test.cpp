@@ -396,8 +396,9 @@ TEST_CASE("sem status and status escape a holder's control characters and stay a
     CHECK(contains(r.out, ",\"fence\":" + token + "}"));
     CHECK_FALSE(contains(r.out, "\"since_ms\":0,"));
 
-    // `dlock status` reads the same permit through lua/status.lua.
-    r = run(*server, {"status", "pool"});
+    // `dlock status` reads the same permit through lua/status.lua (--wide: the whole command and
+    // the token).
+    r = run(*server, {"status", "--wide", "pool"});
     for (char c : r.out)
         CHECK((c == '\n' || static_cast<unsigned char>(c) >= 0x20));
     table = lines(r.out);

@@ -20,7 +20,7 @@ TEST_CASE("status lists what is held; a free name is shown as free and exits 1",
     auto waiter = start(*server, {"run", "-w", "20s", "job", "--", "true"});
     REQUIRE(eventually([&] { return server->cmd({"ZCARD", key("job", "queue")}).integer() == 1; }));
 
-    r = run(*server, {"status"});
+    r = run(*server, {"status", "--wide"});
     INFO("stdout:\n" << r.out << "stderr: " << r.err);
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
@@ -49,6 +49,24 @@ TEST_CASE("status lists what is held; a free name is shown as free and exits 1",
     CHECK(job[12] == "1"); // waiters
     CHECK(contains(table[2], "/bin/sh") == false);
     CHECK(contains(table[2], "echo $$ >"));
+    CHECK(run(*server, {"status", "-l"}).out == r.out);
+
+    // By default, the columns that fit 100: no user, token, holds or age.
+    r = run(*server, {"status"});
+    CHECK(r.exit_code == 0);
+    const auto narrow = lines(r.out);
+    REQUIRE(narrow.size() == 3);
+    CHECK(columns(narrow[0]) == std::vector<std::string>{"NAME", "KIND", "STATE", "HOST", "PID",
+                                                         "SINCE", "TTL", "WAITERS", "COMMAND"});
+    const auto row = columns(narrow[2]);
+    REQUIRE(row.size() >= 9);
+    CHECK(row[0] == "job");
+    CHECK(row[3] == this_host());
+    CHECK(row[4] == std::to_string(holder->pid()));
+    CHECK(row[5] == job[6]); // since
+    CHECK(row[7] == "1");    // waiters
+    CHECK_FALSE(contains(r.out, token));
+    CHECK_FALSE(contains(r.out, " ago)"));
 
     r = run(*server, {"status", "job"});
     CHECK(r.exit_code == 0);
@@ -117,7 +135,7 @@ TEST_CASE("status shows shared holders and semaphores", "[e2e][status]") {
                  "own\tdb-7\t321\tcarol\t./pool.sh\t" + std::to_string(now - 5000) + "\t9"});
     server->cmd({"ZADD", key("pool", "permits"), std::to_string(now + 60'000), "x1"});
 
-    auto r = run(*server, {"status"});
+    auto r = run(*server, {"status", "--wide"});
     INFO(r.out);
     CHECK(r.exit_code == 0);
     const auto rw = lines_with(r.out, "shared");
@@ -156,4 +174,43 @@ TEST_CASE("status, history and release reject bad input with 64 and touch nothin
         CHECK(r.out.empty());
     }
     CHECK(dbsize(*server) == 0);
+}
+
+TEST_CASE("status fits 100 columns for a typical holder; --wide has every column",
+          "[e2e][status]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir, "nightly-job");
+    const std::string token = hget(*server, key("nightly-job"), "fence");
+    // As a holder on another host records itself: a long host name and command.
+    server->cmd({"HSET", key("nightly-job"), "host", "web-20.corp.example", "cmd",
+                 "/usr/local/bin/backup.sh --full --target s3://backups/nightly --verbose"});
+    auto r = run(*server, {"status"});
+    INFO("stdout:\n" << r.out << "stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    const auto table = lines(r.out);
+    REQUIRE(table.size() == 2);
+    for (const auto& line : table)
+        CHECK(line.size() <= 100);
+    CHECK(contains(table[1], "web-20.corp.example"));
+    CHECK(contains(table[1], "  /usr/local/"));
+    CHECK(table[1].ends_with("..."));
+    CHECK_FALSE(contains(r.out, token));
+
+    r = run(*server, {"status", "--wide"});
+    CHECK(contains(r.out, "  " + token + "  "));
+    CHECK(r.out.find("--verbose\n") != std::string::npos); // the whole command
+    let_go(dir, {holder.get()});
+}
+
+TEST_CASE("status --wide is a table option: not with --json or --names",
+          "[e2e][status][bad-input]") {
+    for (const auto& flags :
+         std::vector<std::vector<std::string>>{{"--wide", "--json"}, {"-l", "--names"}}) {
+        auto r = run_raw(
+            {"--redis", "unix:///nonexistent/dlock-e2e.sock", "status", flags[0], flags[1]});
+        INFO(flags[0] << " " << flags[1] << ": " << r.err);
+        CHECK(r.exit_code == 64);
+        CHECK(lines(r.err).size() == 1);
+    }
 }

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 using dlock::cli::exit_status_help;
 using dlock::cli::HelpPage;
@@ -28,6 +30,35 @@ TEST_CASE("every exit status of dlock is on some help page", "[exit_help]") {
                      exit_code::lease_lost, exit_code::not_executable, exit_code::not_found}) {
         INFO("exit status " << code);
         CHECK(lists(all, code));
+    }
+}
+
+TEST_CASE("every help page lists every exit status its subcommand can return", "[exit_help]") {
+    using enum HelpPage;
+    constexpr int N = -1; // the command's own status
+    // What each subcommand can return, as the man page says (EXIT STATUS, and each command's
+    // section); the top page lists them all.
+    const std::vector<std::pair<HelpPage, std::vector<int>>> statuses{
+        {dlock, {N, 0, 1, 64, 66, 69, 70, 75, 76, 126, 127}},
+        {run, {N, 64, 69, 70, 75, 76, 126, 127}},
+        {sem_run, {N, 64, 69, 70, 75, 76, 126, 127}},
+        {sem_status, {0, 1, 64, 69, 70}},
+        {latch, {0, 64, 66, 69, 70, 75}},
+        {status, {0, 1, 64, 69, 70}},
+        {history, {0, 1, 64, 69, 70}},
+        {release, {0, 1, 64, 69, 70}},
+        {bench, {0, 64, 69, 70, 75}},
+        {config, {0, 64, 70}},
+    };
+    for (const auto& [page, codes] : statuses) {
+        const auto help = exit_status_help(page);
+        for (int code : codes) {
+            INFO("help page " << static_cast<int>(page) << ", exit status " << code);
+            if (code == N)
+                CHECK(help.find("\n  N        ") != std::string::npos);
+            else
+                CHECK(lists(help, code));
+        }
     }
 }
 

@@ -39,10 +39,30 @@ StatusReport report() {
 
 } // namespace
 
-TEST_CASE("the status table has one aligned row per holder", "[status]") {
+TEST_CASE("the status table fits 100 columns: no user, token, holds or age; COMMAND cut",
+          "[status]") {
     UtcZone utc;
     CHECK(
         cli::status_table(report()) ==
+        R"(NAME    KIND       STATE                          HOST   PID   SINCE     TTL  WAITERS  COMMAND
+deploy  latch      count 1/2                      -      -     -         1h   0        -
+job     lock       exclusive                      web-1  4242  22:10:08  27s  1        ./backup.s...
+mh      lock       finished, held until 22:13:24  web-2  7     22:13:19  4s   0        ./backup.s...
+pool    semaphore  1/3 used                       db-7   9     22:13:15  1m   0        ./backup.s...
+spare   lock       free                           -      -     -         -    0        -
+)");
+    // A narrower table leaves the command whole.
+    StatusReport one = report();
+    one.names = {one.names[1]};
+    CHECK(cli::status_table(one) ==
+          "NAME  KIND  STATE      HOST   PID   SINCE     TTL  WAITERS  COMMAND\n"
+          "job   lock  exclusive  web-1  4242  22:10:08  27s  1        ./backup.sh --full\n");
+}
+
+TEST_CASE("the wide status table has every column, one aligned row per holder", "[status]") {
+    UtcZone utc;
+    CHECK(
+        cli::status_table(report(), cli::StatusStyle::wide) ==
         R"(NAME    KIND       STATE                          HOST   PID   USER   SINCE                 TTL  TOKEN  HOLDS  WAITERS  COMMAND
 deploy  latch      count 1/2                      -      -     -      -                     1h   -      -      0        -
 job     lock       exclusive                      web-1  4242  alice  22:10:08 (3m12s ago)  27s  17     2      1        ./backup.sh --full

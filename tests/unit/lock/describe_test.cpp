@@ -59,6 +59,12 @@ TEST_CASE("a holder without a host is shown as '?'", "[describe]") {
     CHECK(describe_holder(holder(""), kSince) == "? (pid 4242, since 22:13:20, token 17)");
 }
 
+TEST_CASE("a refusal names the holder without its fencing token", "[describe]") {
+    UtcZone utc;
+    CHECK(describe_blocker(holder(), kSince + 5000) == "web-2 (pid 4242, since 22:13:20)");
+    CHECK(describe_blocker(holder(""), kSince + kDay) == "? (pid 4242, since 2023-11-14 22:13:20)");
+}
+
 TEST_CASE("a full semaphore names its holders", "[describe][semaphore]") {
     UtcZone utc;
     AcquireOutcome refused;
@@ -66,14 +72,14 @@ TEST_CASE("a full semaphore names its holders", "[describe][semaphore]") {
     refused.permits_held = 2;
     refused.permit_holders = {holder("web-1"), holder("web-2")};
     CHECK(describe_permits(refused, kSince) ==
-          "at its limit of 2 permits, held by web-1 (pid 4242, since 22:13:20, token 17), "
-          "web-2 (pid 4242, since 22:13:20, token 17)");
+          "at its limit of 2 permits, held by web-1 (pid 4242, since 22:13:20), "
+          "web-2 (pid 4242, since 22:13:20)");
     refused.permit_limit = refused.permits_held = 7;
-    CHECK(describe_permits(refused, kSince).ends_with("token 17) and 5 more"));
+    CHECK(describe_permits(refused, kSince).ends_with("22:13:20) and 5 more"));
     refused.permit_limit = refused.permits_held = 1;
     refused.permit_holders = {holder()};
     CHECK(describe_permits(refused, kSince) ==
-          "at its limit of 1 permit, held by web-2 (pid 4242, since 22:13:20, token 17)");
+          "at its limit of 1 permit, held by web-2 (pid 4242, since 22:13:20)");
 }
 
 TEST_CASE("a semaphore with free permits names the waiters queued first", "[describe][semaphore]") {

@@ -21,6 +21,20 @@ TEST_CASE("table cells cannot break a row", "[table]") {
     CHECK(format_table({{"a\nb", "c\td"}}) == "a\\nb  c\\td\n");
 }
 
+TEST_CASE("a table with a width cuts its last column to fit, never below a minimum", "[table]") {
+    const std::vector<std::vector<std::string>> rows{{"NAME", "COMMAND"},
+                                                     {"job", "./backup.sh --full --verbose"}};
+    CHECK(format_table(rows, 20) == "NAME  COMMAND\njob   ./backup.sh...\n");
+    CHECK(format_table(rows, 100) == format_table(rows)); // it fits: nothing cut
+    // Too narrow for the other columns: the last keeps kMinLastColumn columns.
+    CHECK(format_table(rows, 4) == "NAME  COMMAND\njob   ./backup....\n");
+    // A cut counts characters, and never splits one.
+    CHECK(format_table({{"A", "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3"
+                              "\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"}},
+                       1) ==
+          "A  \xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9...\n");
+}
+
 TEST_CASE("one_line escapes control bytes and keeps UTF-8", "[text]") {
     CHECK(one_line("plain") == "plain");
     CHECK(one_line("x\ny\x1b") == "x\\ny\\x1b");
