@@ -15,7 +15,8 @@ enum class StatusStyle {
     names, // --names: only the names in use
 };
 
-// `dlock status` for people: one aligned row per holder (docs/reference.md, "dlock status"); `table` or `wide`.
+// `dlock status` for people: one aligned row per holder (docs/reference.md, "dlock status");
+// `table` or `wide`.
 std::string status_table(const lock::StatusReport& report, StatusStyle style = StatusStyle::table);
 
 // `dlock status --json`: the stable field names documented in docs/reference.md.
