@@ -63,7 +63,8 @@ TEST_CASE("compound durations and sem run --timeout are accepted", "[e2e][flock]
     }
 }
 
-TEST_CASE("-w and --timeout together are refused: they are one option", "[e2e][usage][flock]") {
+TEST_CASE("run with -w and --timeout together is refused: they are one option",
+          "[e2e][usage][flock]") {
     REQUIRE_REDIS(server);
     for (const auto& args : std::vector<std::vector<std::string>>{
              {"run", "-w", "5s", "--timeout", "5s", "job", "--", "true"},

@@ -135,7 +135,7 @@ TEST_CASE("a shared refusal names the shared holders", "[e2e][shared]") {
     holder->wait();
 }
 
-TEST_CASE("-s and -x together are a usage error", "[e2e][shared]") {
+TEST_CASE("run with -s and -x together is a usage error", "[e2e][shared]") {
     REQUIRE_REDIS(server);
     auto r = run(*server, {"run", "-s", "-x", "rw", "--", "true"});
     CHECK(r.exit_code == 64);

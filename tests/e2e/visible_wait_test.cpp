@@ -82,7 +82,7 @@ TEST_CASE("Ctrl-C during a wait at a terminal ends the line and dies of SIGINT",
     let_go(dir, {holder.get()});
 }
 
-TEST_CASE("-q shows no wait at a terminal", "[e2e][wait][terminal]") {
+TEST_CASE("at a terminal -q shows no wait", "[e2e][wait][terminal]") {
     REQUIRE_REDIS(server);
     TempDir dir;
     auto holder = start_holder(*server, dir);
