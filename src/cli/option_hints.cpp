@@ -4,6 +4,7 @@
 #include "cli/option_table.hpp"
 #include "util/did_you_mean.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace dlock::cli {
@@ -15,6 +16,23 @@ std::string and_list(const std::vector<std::string>& words) {
     for (size_t i = 0; i < words.size(); ++i)
         out += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + words[i];
     return out;
+}
+
+// The value given to option `arg` as the next word of `args`, looked for after the subcommand
+// `sub`; "" when there is none.
+std::string separate_value(const std::vector<std::string>& args, const std::string& sub,
+                           const std::string& arg) {
+    auto at = std::find(args.begin(), args.end(), sub);
+    at = std::find(at, args.end(), arg);
+    return at != args.end() && at + 1 != args.end() ? *(at + 1) : std::string();
+}
+
+// "-w is an option of run: dlock run -w 5s ...": `one` or `several` say what `names` are
+// ("an option of run", "options of run"), and `command` is where they go.
+std::string moved_options(const std::vector<std::string>& names, const std::string& one,
+                          const std::string& several, const std::string& command) {
+    return fmt::format("{} {}: dlock {} ...", and_list(names),
+                       names.size() == 1 ? "is " + one : "are " + several, command);
 }
 
 } // namespace
@@ -50,8 +68,33 @@ std::optional<std::string> options_before_subcommand(const std::vector<const CLI
             moved += " " + redactor.word(extras[++i]);
     }
     const std::string path = path_of({chain.begin(), chain.begin() + owner + 1});
-    return fmt::format("{} {} of {}: dlock {}{} ...", and_list(names),
-                       names.size() == 1 ? "is an option" : "are options", path, path, moved);
+    return moved_options(names, "an option of " + path, "options of " + path, path + moved);
+}
+
+std::optional<std::string>
+global_options_after_subcommand(const std::vector<const CLI::App*>& chain, size_t owner,
+                                const std::vector<std::string>& extras,
+                                const std::vector<std::string>& args, const Redactor& redactor) {
+    const CLI::App& top = *chain.front();
+    if (owner == 0 || extras.empty())
+        return std::nullopt;
+    std::vector<std::string> names;
+    std::string moved;
+    for (size_t i = 0; i < extras.size(); ++i) {
+        if (!is_option_of(top, extras[i]))
+            return std::nullopt;
+        names.emplace_back(option_name(extras[i]));
+        moved += redactor.word(extras[i]) + " ";
+        if (!takes_separate_value(top, extras[i]))
+            continue;
+        // CLI11 may have taken the value as a NAME, or left it over beside the option.
+        const auto value = separate_value(args, chain[1]->get_name(), extras[i]);
+        moved += value.empty() ? std::string() : redactor.word(value) + " ";
+        if (i + 1 < extras.size() && extras[i + 1] == value)
+            ++i;
+    }
+    const std::string path = path_of({chain.begin(), chain.begin() + owner + 1});
+    return moved_options(names, "a global option", "global options", moved + path);
 }
 
 std::optional<Misspelled> misspelled_option(const CLI::App& app,

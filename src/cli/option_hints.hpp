@@ -22,6 +22,14 @@ std::optional<std::string> renamed_global_option(const CLI::App& top);
 std::optional<std::string> options_before_subcommand(const std::vector<const CLI::App*>& chain,
                                                      const Redactor& redactor);
 
+// `extras`, left over by subcommand `chain[owner]`, when they all are global options, with
+// their values from `args` (the command line): "--redis is a global option: dlock --redis URL
+// run ...".
+std::optional<std::string>
+global_options_after_subcommand(const std::vector<const CLI::App*>& chain, size_t owner,
+                                const std::vector<std::string>& extras,
+                                const std::vector<std::string>& args, const Redactor& redactor);
+
 // A long option among `extras` that is not one of `app` but close to one: {"--wiat", "--wait"}.
 struct Misspelled {
     std::string given; // as on the command line, "=VALUE" and all

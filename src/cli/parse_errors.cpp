@@ -79,8 +79,10 @@ std::optional<std::string> typo(const std::vector<const CLI::App*>& chain,
 
 // "The following arguments were not expected: ...": the arguments, in command-line order.
 std::string unexpected(const CLI::App& top, const std::vector<const CLI::App*>& chain,
-                       const Redactor& redactor) {
+                       const std::vector<std::string>& args, const Redactor& redactor) {
     const auto [owner, extras] = extras_of(chain);
+    if (auto moved = global_options_after_subcommand(chain, owner, extras, args, redactor))
+        return *moved;
     std::string shown;
     bool global = false;
     for (const auto& extra : extras) {
@@ -143,7 +145,7 @@ std::string describe_parse_error(const CLI::ParseError& error, const CLI::App& t
     if (dynamic_cast<const CLI::RequiredError*>(&error) && what == "A subcommand is required")
         return missing_subcommand(top, args, redactor);
     if (dynamic_cast<const CLI::ExtrasError*>(&error))
-        return unexpected(top, chain, redactor);
+        return unexpected(top, chain, args, redactor);
     if (dynamic_cast<const CLI::ArgumentMismatch*>(&error)) {
         auto plain = given_too_often(what);
         if (!plain)
