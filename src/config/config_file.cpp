@@ -41,6 +41,14 @@ std::string unknown_key(Options options, const std::string& key) {
     return fmt::format("unknown key {}", quote(key));
 }
 
+// A '#' after a space or tab: what a comment after the value looks like.
+bool comment_after_value(std::string_view value) {
+    for (size_t at = value.find('#'); at != std::string_view::npos; at = value.find('#', at + 1))
+        if (at > 0 && (value[at - 1] == ' ' || value[at - 1] == '\t'))
+            return true;
+    return false;
+}
+
 // Parses one non-blank, non-comment line into an entry, or says what is wrong with it.
 Result<Entry> parse_line(Options options, std::string_view line, bool private_file) {
     const auto eq = line.find('=');
@@ -56,6 +64,11 @@ Result<Entry> parse_line(Options options, std::string_view line, bool private_fi
         return usage_error(fmt::format("{}: empty value", entry.key));
     if (has_control_byte(entry.value))
         return usage_error(fmt::format("{}: control character in the value", entry.key));
+    // "redis = redis://db:6379  # shared" would otherwise fail later, as a strange URL or a
+    // missing file; a password may hold " #" and is left alone.
+    if (!spec->secret && comment_after_value(entry.value))
+        return usage_error(
+            fmt::format("{}: '#' after the value: a comment goes on a line of its own", entry.key));
     if (spec->secret && !private_file)
         return usage_error(fmt::format(
             "{0} in a file that other users can read: chmod o-rwx the file, or use {0}-file",

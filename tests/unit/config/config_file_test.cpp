@@ -92,6 +92,15 @@ TEST_CASE("config files: a former key is refused, a misspelt one gets a suggesti
     CHECK(error_of("redis-url = redis://h\n") == "f.conf:1: unknown key 'redis-url'");
 }
 
+TEST_CASE("config files: a comment after a value is refused, except in a password", "[config]") {
+    CHECK(error_of("redis = redis://db:6379  # shared\n") ==
+          "f.conf:1: redis: '#' after the value: a comment goes on a line of its own");
+    CHECK(error_of("password-file = /etc/pw\t# root only\n") ==
+          "f.conf:1: password-file: '#' after the value: a comment goes on a line of its own");
+    CHECK(error_of("password-file = /etc/pw#1\n") == "");
+    CHECK(error_of("password = pa #ss\n") == "");
+}
+
 TEST_CASE("a bad Redis URL in a config file does not show its password", "[config]") {
     auto message = error_of("redis = http://user:pa55-secret@host\n");
     CHECK(message.starts_with("f.conf:1: redis: invalid Redis URL"));
