@@ -53,7 +53,8 @@ bool comment_after_value(std::string_view value) {
 Result<Entry> parse_line(Options options, std::string_view line, bool private_file) {
     const auto eq = line.find('=');
     if (eq == std::string_view::npos)
-        return usage_error(fmt::format("expected key = value, got {}", quote(line)));
+        // Not shown: the line may be a password (a password file given as the config file).
+        return usage_error("expected key = value: the line has no '='");
     Entry entry;
     entry.key = std::string(trim(line.substr(0, eq)));
     entry.value = std::string(trim(line.substr(eq + 1)));

@@ -112,7 +112,7 @@ TEST_CASE("config errors name file and line, exit 64 and run nothing", "[e2e][co
                             "DURATION)");
     check("redis-timeout = 0\n", "1: redis-timeout: must be greater than zero");
     check("syslog = sometimes\n", "1: syslog: 'sometimes': expected true or false");
-    check("redis\n", "1: expected key = value, got 'redis'");
+    check("redis\n", "1: expected key = value: the line has no '='");
     check("password = s3cret\n",
           "1: password in a file that other users can read: chmod o-rwx the file, or use "
           "password-file",
