@@ -47,7 +47,8 @@ bool is_secret_option(std::string_view arg) {
         c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
     if (name.ends_with("-file"))
         return false;
-    for (const char* word : {"pass", "secret", "token", "auth", "key"})
+    // "pas" and "pw" also catch misspellings ("--pasword"), which must not show their value.
+    for (const char* word : {"pas", "pw", "secret", "token", "auth", "key", "cred"})
         if (name.find(word) != std::string::npos)
             return true;
     return false;

@@ -77,6 +77,11 @@ class UrlParser {
     // than the two dlock knows (`?password=...` is someone else's convention, but a secret).
     std::string shown() const {
         std::string out = redact_credentials(url_);
+        // Without its "://" redact_credentials cannot tell where credentials start: of a URL
+        // that is invalid anyway, only what follows the last '@' is shown.
+        if (const auto at = out.rfind('@');
+            out.find("://") == std::string::npos && at != std::string::npos)
+            out = "***" + out.substr(at);
         const auto query = out.find('?');
         if (query == std::string::npos)
             return out;

@@ -63,7 +63,9 @@ TEST_CASE("malformed deployment URLs are usage errors that hide secrets", "[depl
                      "redis://h1#m",                     // a master name without Sentinel
                      "redis://h1,rediss://h2",           // mixed schemes
                      "redis://app:S3cret@h1,redis://h2", // ... with a password
-                     "unix:///s.sock?password=S3cret"}) {
+                     "unix:///s.sock?password=S3cret",
+                     "u:S3cret@h:6379", // no scheme: where credentials end is the last '@'
+                     ":S3cret@h", "redis:/u:S3cret@h"}) {
         INFO(bad);
         auto r = parse_deployment(bad);
         REQUIRE_FALSE(r);
