@@ -3,6 +3,7 @@
 #include "cli/app_tree.hpp"
 #include "cli/option_hints.hpp"
 #include "cli/redactor.hpp"
+#include "util/did_you_mean.hpp"
 
 #include <fmt/format.h>
 #include <optional>
@@ -15,10 +16,15 @@ std::string see_help(const std::string& path) {
     return path.empty() ? "(see dlock --help)" : fmt::format("(see dlock {} --help)", path);
 }
 
-std::string subcommand_list(const CLI::App& app) {
+std::vector<std::string> subcommand_names(const CLI::App& app) {
     std::vector<std::string> names;
     for (const auto* sub : app.get_subcommands({}))
         names.push_back(sub->get_name());
+    return names;
+}
+
+std::string subcommand_list(const CLI::App& app) {
+    const auto names = subcommand_names(app);
     std::string out;
     for (size_t i = 0; i < names.size(); ++i)
         out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
@@ -40,7 +46,9 @@ std::string missing_subcommand(const CLI::App& top, const std::vector<std::strin
         const auto* sub = find_subcommand(*app, arg);
         if (sub == nullptr) {
             const auto shown = redactor.argument(path.empty() ? arg : path + " " + arg);
-            return fmt::format("unknown subcommand {} {}", shown, see_help(path));
+            const auto near = closest_match(arg, subcommand_names(*app));
+            return fmt::format("unknown subcommand {}{} {}", shown,
+                               near ? ": did you mean " + *near + "?" : "", see_help(path));
         }
         app = sub;
         path += (path.empty() ? "" : " ") + arg;

@@ -41,8 +41,14 @@ std::string Redactor::argument(const std::string& arg) const {
 }
 
 std::string Redactor::word(const std::string& arg) const {
-    std::string shown = argument(arg);
-    return plain_word(arg) && shown == "'" + arg + "'" ? arg : shown;
+    const std::string shown = argument(arg);
+    if (plain_word(arg) && shown == "'" + arg + "'")
+        return arg;
+    // Inside the quotes, a quote is written '\'' so the line can be pasted into a shell.
+    std::string out = "'";
+    for (size_t i = 1; i + 1 < shown.size(); ++i)
+        out += shown[i] == '\'' ? std::string("'\\''") : std::string(1, shown[i]);
+    return out + "'";
 }
 
 std::string Redactor::message(std::string_view text) const {
