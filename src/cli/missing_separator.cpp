@@ -50,16 +50,26 @@ std::pair<const CLI::App*, size_t> find_run(const CLI::App& top,
     return {nullptr, 0};
 }
 
+// Where run's -c is among `args` from `start` on; npos when it is not there.
+size_t shell_option_at(const CLI::App& run, const std::vector<std::string>& args, size_t start) {
+    const auto* shell = run.get_option_no_throw("-c");
+    for (size_t i = start; shell != nullptr && i < args.size(); ++i)
+        if (args[i].starts_with('-') &&
+            run.get_option_no_throw(std::string(option_name(args[i]))) == shell)
+            return i;
+    return std::string::npos;
+}
+
 // The index of the word the command starts at (see missing_separator), or nullopt.
 std::optional<size_t> command_start(const CLI::App& run, const std::vector<std::string>& args,
                                     size_t start) {
-    const auto* shell = run.get_option_no_throw("-c");
-    for (size_t i = start; i < args.size(); ++i)
-        if (args[i].starts_with('-') && shell != nullptr &&
-            run.get_option_no_throw(std::string(option_name(args[i]))) == shell)
-            return std::nullopt;
+    const size_t shell = shell_option_at(run, args, start);
     size_t names = 0, last = 0; // the positional words so far, and where the last one is
     for (size_t i = start; i < args.size(); ++i) {
+        // "job bash -c 'sleep 2'": the -c of the program just before it, not run's.
+        if (i == shell)
+            return names > 1 && last + 1 == i && names_program(args[last]) ? std::optional(last)
+                                                                           : std::nullopt;
         if (args[i].starts_with('-') && args[i].size() > 1) {
             if (!is_option_of(run, args[i])) { // "./backup.sh --full": the path's own option
                 const bool path =
@@ -70,7 +80,7 @@ std::optional<size_t> command_start(const CLI::App& run, const std::vector<std::
                 ++i;
             continue;
         }
-        if (names++ > 0 && names_program(args[i]))
+        if (names++ > 0 && shell == std::string::npos && names_program(args[i]))
             return i;
         last = i;
     }

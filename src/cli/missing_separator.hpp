@@ -15,11 +15,14 @@ namespace dlock::cli {
 // program (an executable file, at that path when the word has a '/', else on PATH), or that
 // has a '/' and is followed by an option run does not know (the program's own, as in
 // "./backup.sh --full" where no ./backup.sh is). The words from it on are the command's.
-// nullopt when there is no such word, when another option run does not know comes first, or
-// when -c gives the command.
+// nullopt when there is no such word, or when another option run does not know comes first.
+// With -c, only a program named just before it counts: in `dlock run job bash -c 'sleep 2'`
+// the -c is bash's, and taking it as run's would run the string under /bin/sh with a lock
+// named bash, which every such cron line would share.
 //
-// A guess, and only ever part of an error: without "--" or -c a run has no command and fails
-// whatever the words mean (several NAMEs are valid: `dlock run a b -- cmd`).
+// A guess: without "--" or -c a run has no command and fails whatever the words mean (several
+// NAMEs are valid: `dlock run a b -- cmd`). With -c it refuses a run that would have been
+// valid; a lock named like a program takes -c before the names (`dlock run -c 'x' job bash`).
 std::optional<std::string> missing_separator(const CLI::App& top,
                                              const std::vector<std::string>& args);
 

@@ -86,6 +86,11 @@ TEST_CASE("a misplaced URL's message shows it redacted", "[e2e][usage][password]
                   "unexpected argument 'redis://***@db' (see dlock latch wait --help)");
     check_message({"run", "job", "--password=S3cret", "--", "true"},
                   "unexpected argument '--password=***' (see dlock run --help)");
+    check_message({"--pasword=S3cret", "run", "job", "--", "true"},
+                  "unexpected argument '--pasword=***' (see dlock --help)");
+    check_message({"--redis", "app:S3cret@db:6379", "run", "job", "--", "true"},
+                  "--redis: invalid Redis URL '***@db:6379': expected redis://, rediss://, "
+                  "redis-sentinel://, rediss-sentinel:// or unix://");
     check_message({"--password", "S3cret", "status"},
                   "unexpected arguments '--password' '***' (see dlock --help)");
 }
@@ -178,6 +183,45 @@ TEST_CASE("a run without '--' before its command says how to write it", "[e2e][u
     auto r = run_nowhere({"run", "job", "echo", "--", "true"});
     CHECK(r.exit_code == 69);
     CHECK(r.err.find("'--'") == std::string::npos);
+}
+
+TEST_CASE("a program's own -c is not taken for run's", "[e2e][usage]") {
+    TempDir dir;
+    const auto script = write_file(dir / "tool", "#!/bin/sh\ntouch \"$0.ran\"\n", 0755);
+    // "bash -c '...'" without "--": the -c is the program's, whose name must not become a lock.
+    check_message({"run", "job", script, "-c", "sleep 2"},
+                  "missing '--' before the command: dlock run job -- " + script + " -c 'sleep 2'");
+    check_message({"run", "job", script, "-c", "3", "./backup.sh"},
+                  "missing '--' before the command: dlock run job -- " + script +
+                      " -c 3 ./backup.sh");
+    CHECK_FALSE(file_exists(script + ".ran"));
+    // run's own -c, before the names or after a name that is no program: the run goes on.
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"run", "-c", "true", "job", script},
+          std::vector<std::string>{"run", "job", "-c", "true"},
+          std::vector<std::string>{"run", "job", "other", "-c", "true"}}) {
+        auto r = run_nowhere(args);
+        INFO(r.err);
+        CHECK(r.exit_code == 69);
+    }
+}
+
+TEST_CASE("a suggested command line can be pasted into a shell", "[e2e][usage]") {
+    TempDir dir;
+    const auto script = write_file(dir / "backup.sh", "#!/bin/sh\n", 0755);
+    check_message({"run", "job", script, "a'; echo INJECTED; '"},
+                  "missing '--' before the command: dlock run job -- " + script +
+                      R"( 'a'\''; echo INJECTED; '\''')");
+    check_message({"-c", "it's $HOME", "run", "job"},
+                  R"(-c is an option of run: dlock run -c 'it'\''s $HOME' ...)");
+}
+
+TEST_CASE("a misspelt subcommand gets a suggestion", "[e2e][usage]") {
+    check_message({"rnu", "job", "--", "true"},
+                  "unknown subcommand 'rnu': did you mean run? (see dlock --help)");
+    check_message(
+        {"latch", "creat", "job", "2"},
+        "unknown subcommand 'latch creat': did you mean create? (see dlock latch --help)");
 }
 
 TEST_CASE("a misspelt option gets a suggestion", "[e2e][usage]") {
