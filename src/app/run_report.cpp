@@ -15,9 +15,10 @@ std::string why_refused(const lock::AcquireOutcome& last) {
                            lock::describe_blocker(*last.holder, wall_now_ms()),
                            lock::local_time(last.held_until_ms, wall_now_ms()));
     if (last.holder && last.shared_holders > 0)
-        return fmt::format("held shared by {} holder{}, the oldest {}", last.shared_holders,
-                           last.shared_holders == 1 ? "" : "s",
-                           lock::describe_blocker(*last.holder, wall_now_ms()));
+        return fmt::format(
+            "held shared by {}{}", lock::describe_blocker(*last.holder, wall_now_ms()),
+            last.shared_holders == 1 ? std::string()
+                                     : fmt::format(" and {} more", last.shared_holders - 1));
     if (last.holder)
         return fmt::format("held by {}", lock::describe_blocker(*last.holder, wall_now_ms()));
     return fmt::format("free, but {} waiter{} queued first", last.waiters,

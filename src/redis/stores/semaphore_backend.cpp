@@ -26,11 +26,11 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
     TRY(replies.front());
     const auto& v = *replies.front();
     if (v.size() == 3 && v[0].as_int() == -1)
-        return fail(
-            Fault::bad_input,
-            fmt::format("the semaphore has {} permits ({} held), not {}; use -p {} (the limit "
-                        "changes only while nobody holds a permit)",
-                        v[1].as_int(), v[2].as_int(), limit_, v[1].as_int()));
+        return fail(Fault::bad_input,
+                    fmt::format("the semaphore has {} permit{} ({} held), not {}; use -p {} (the "
+                                "limit changes only while nobody holds a permit)",
+                                v[1].as_int(), v[1].as_int() == 1 ? "" : "s", v[2].as_int(), limit_,
+                                v[1].as_int()));
     lock::AcquireOutcome out;
     if (v.size() == 3 && v[0].as_int() == 1) {
         out.acquired = true;
