@@ -41,3 +41,20 @@ TEST_CASE("one_line escapes control bytes and keeps UTF-8", "[text]") {
     CHECK(one_line("\xc3\xa9") == "\xc3\xa9");
     CHECK(quote("\xc3\xa9") == "'\\xc3\\xa9'");
 }
+
+TEST_CASE("a table with a width cuts the columns it is given in turn, each to its minimum",
+          "[table]") {
+    const std::vector<std::vector<std::string>> rows{
+        {"NAME", "HOST", "PID", "COMMAND"},
+        {"job", "ip-10-0-12-34.eu-west-1.compute.internal", "42", "./backup.sh --full"}};
+    const std::vector<Cuttable> cuttable{{3, 12}, {1, 21}};
+    // COMMAND is cut first, to its minimum; then HOST keeps its start.
+    CHECK(format_table(rows, 45, cuttable) == "NAME  HOST                   PID  COMMAND\n"
+                                              "job   ip-10-0-12-34.eu-w...  42   ./backup....\n");
+    // Enough room once COMMAND is cut: HOST stays whole.
+    CHECK(format_table(rows, 65, cuttable) ==
+          "NAME  HOST                                      PID  COMMAND\n"
+          "job   ip-10-0-12-34.eu-west-1.compute.internal  42   ./backup....\n");
+    // Neither goes below its minimum, even when the line still does not fit.
+    CHECK(format_table(rows, 10, cuttable) == format_table(rows, 45, cuttable));
+}
