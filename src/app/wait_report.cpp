@@ -2,6 +2,7 @@
 
 #include "app/run_report.hpp"
 #include "lock/describe.hpp"
+#include "util/display_width.hpp"
 #include "util/log.hpp"
 #include "util/signal_free_thread.hpp"
 #include "util/text.hpp"
@@ -31,14 +32,6 @@ size_t terminal_columns() {
 // A job put in the background (`&`, Ctrl-Z then bg) must not write over the shell's prompt.
 bool in_foreground() {
     return tcgetpgrp(STDERR_FILENO) == getpgrp();
-}
-
-// Characters on screen: UTF-8 continuation bytes take no column of their own.
-size_t visible_length(const std::string& text) {
-    size_t n = 0;
-    for (const char c : text)
-        n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    return n;
 }
 
 // `line` then the elapsed time, cut so both fit in `columns` - 1 (the last column would wrap).
@@ -133,7 +126,7 @@ void WaitReport::draw(bool last) {
         return;
     }
     std::string text = fitted(line_, elapsed(), columns);
-    const size_t length = visible_length(text);
+    const size_t length = display_width(text);
     // Rewritten from the start of the line; spaces cover what a longer line left over.
     if (length < drawn_length_)
         text.append(std::min(drawn_length_, columns - 1) - length, ' ');

@@ -1,33 +1,12 @@
 #include "util/table.hpp"
 
+#include "util/display_width.hpp"
 #include "util/text.hpp"
 
 #include <algorithm>
 
 namespace dlock {
 namespace {
-
-// Display width: UTF-8 continuation bytes take no column.
-size_t width(const std::string& cell) {
-    return static_cast<size_t>(std::count_if(cell.begin(), cell.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    }));
-}
-
-// `cell` cut to `columns` columns, its end replaced by "..." (whole UTF-8 characters only).
-std::string cut(const std::string& cell, size_t columns) {
-    if (width(cell) <= columns)
-        return cell;
-    std::string out;
-    size_t used = 0;
-    for (char c : cell) {
-        const bool starts_character = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-        if (starts_character && used++ == columns - 3)
-            break;
-        out.push_back(c);
-    }
-    return out + "...";
-}
 
 // Narrows the `cuttable` columns in turn, and cuts their cells, so that lines fit `max_width`.
 void fit_columns(std::vector<std::vector<std::string>>& rows, std::vector<size_t>& widths,
@@ -45,7 +24,7 @@ void fit_columns(std::vector<std::vector<std::string>>& rows, std::vector<size_t
         line -= narrower;
         for (auto& row : rows)
             if (c.column < row.size())
-                row[c.column] = cut(row[c.column], widths[c.column]);
+                row[c.column] = cut_to_width(row[c.column], widths[c.column]);
     }
 }
 
@@ -63,7 +42,7 @@ std::string format_table(const std::vector<std::vector<std::string>>& raw_rows, 
     for (const auto& row : rows) {
         widths.resize(std::max(widths.size(), row.size()));
         for (size_t i = 0; i < row.size(); ++i)
-            widths[i] = std::max(widths[i], width(row[i]));
+            widths[i] = std::max(widths[i], display_width(row[i]));
     }
     if (max_width > 0 && !widths.empty())
         fit_columns(rows, widths, max_width,
@@ -75,7 +54,7 @@ std::string format_table(const std::vector<std::vector<std::string>>& raw_rows, 
         for (size_t i = 0; i < row.size(); ++i) {
             line += row[i];
             if (i + 1 < row.size())
-                line.append(widths[i] - width(row[i]) + 2, ' ');
+                line.append(widths[i] - display_width(row[i]) + 2, ' ');
         }
         while (!line.empty() && line.back() == ' ')
             line.pop_back();
