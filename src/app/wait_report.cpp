@@ -2,6 +2,7 @@
 
 #include "app/run_report.hpp"
 #include "lock/describe.hpp"
+#include "util/display_width.hpp"
 #include "util/log.hpp"
 #include "util/signal_free_thread.hpp"
 #include "util/text.hpp"
@@ -15,16 +16,30 @@ namespace {
 
 using std::chrono::duration_cast;
 
-// Room left on the line for the "... 1h02m" after the description.
-constexpr size_t kElapsedRoom = 12;
+// Below this width the line would say too little to be worth rewriting: nothing is drawn.
+constexpr size_t kMinColumns = 40;
 constexpr auto kTick = std::chrono::seconds(1);
 
-// The terminal's width in columns; 0 when unknown.
+// The terminal's width in columns, read at every draw so a resized window is followed; 0 when
+// unknown.
 size_t terminal_columns() {
     winsize size{};
     if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) != 0)
         return 0;
     return size.ws_col;
+}
+
+// A job put in the background (`&`, Ctrl-Z then bg) must not write over the shell's prompt.
+bool in_foreground() {
+    return tcgetpgrp(STDERR_FILENO) == getpgrp();
+}
+
+// `line` then the elapsed time, cut so both fit in `columns` - 1 (the last column would wrap).
+std::string fitted(const std::string& line, const std::string& elapsed, size_t columns) {
+    const size_t room = columns - 1 - (elapsed.size() + 1);
+    if (line.size() + 3 <= room)
+        return line + "... " + elapsed;
+    return lock::cut(line, room) + " " + elapsed; // cut ends with its own "..."
 }
 
 void write_stderr(const std::string& text) {
@@ -34,15 +49,21 @@ void write_stderr(const std::string& text) {
 
 } // namespace
 
-WaitReport::WaitReport() : in_place_(isatty(STDERR_FILENO) && log::plain_warnings_on_stderr()) {}
+// At -v the log lines would run into a line rewritten in place: a terminal gets them instead.
+WaitReport::WaitReport()
+    : in_place_(isatty(STDERR_FILENO) && log::plain_warnings_on_stderr() &&
+                !log::enabled(log::Level::info)) {}
 
 WaitReport::~WaitReport() {
     ended(false);
 }
 
 void WaitReport::waiting(const std::string& name, const lock::AcquireOutcome& last) {
-    if (shown_ && name == name_)
+    if (shown_ && name == name_) {
+        if (in_place_)
+            replace_line(why_refused(last)); // the holder may have changed or finished
         return;
+    }
     ended(true); // a wait for an earlier name, which was taken
     if (!in_place_ && !log::enabled(log::Level::info))
         return;
@@ -55,9 +76,9 @@ void WaitReport::waiting(const std::string& name, const lock::AcquireOutcome& la
         return;
     }
     line_ = "dlock: " + one_line(what);
-    if (const size_t columns = terminal_columns(); columns > kElapsedRoom + 10)
-        line_ = lock::cut(line_, columns - 1 - kElapsedRoom);
-    write_stderr(line_ + "...");
+    why_ = why_refused(last);
+    drawn_length_ = 0;
+    draw(false);
     stopping_ = false;
     ticker_ = signal_free_thread([this] { tick_until_stopped(); });
 }
@@ -86,9 +107,31 @@ void WaitReport::tick_until_stopped() {
         draw(false);
 }
 
+void WaitReport::replace_line(const std::string& why) {
+    std::lock_guard lock(mutex_);
+    if (why == why_)
+        return;
+    why_ = why;
+    line_ = "dlock: " + one_line(fmt::format("waiting for {}: {}", name_, why));
+    draw(false);
+}
+
 void WaitReport::draw(bool last) {
-    // Rewritten from the start of the line: the elapsed time only grows, so nothing is left over.
-    write_stderr(fmt::format("\r{}... {}{}", line_, elapsed(), last ? "\n" : ""));
+    if (!in_foreground())
+        return;
+    const size_t columns = terminal_columns();
+    if (columns < kMinColumns) {
+        if (last && drawn_length_ > 0)
+            write_stderr("\n"); // a line drawn while the window was wider still needs its end
+        return;
+    }
+    std::string text = fitted(line_, elapsed(), columns);
+    const size_t length = display_width(text);
+    // Rewritten from the start of the line; spaces cover what a longer line left over.
+    if (length < drawn_length_)
+        text.append(std::min(drawn_length_, columns - 1) - length, ' ');
+    drawn_length_ = length;
+    write_stderr("\r" + text + (last ? "\n" : ""));
 }
 
 std::string WaitReport::elapsed() const {

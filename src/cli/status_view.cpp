@@ -5,6 +5,7 @@
 #include "util/table.hpp"
 #include "util/text.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace dlock::cli {
@@ -23,8 +24,11 @@ constexpr Column kColumns[] = {
     {"TOKEN", true}, {"HOLDS", true}, {"WAITERS", false}, {"COMMAND", false},
 };
 
-// The default view's width, for a typical holder; a longer COMMAND is cut to fit.
+// The default view's width, for a typical holder: a longer COMMAND is cut to fit, then a longer
+// HOST (keeping its start, which names the machine), each never below its minimum.
 constexpr size_t kTableWidth = 100;
+constexpr size_t kMinCommand = 12;
+constexpr size_t kMinHost = 12;
 
 // What the rows are built for.
 struct View {
@@ -78,7 +82,14 @@ std::string format_rows(const std::vector<Row>& rows, View view) {
         for (size_t r = 0; r < rows.size(); ++r)
             shown[r + 1].push_back(rows[r][c]);
     }
-    return format_table(shown, view.wide ? 0 : kTableWidth);
+    if (view.wide)
+        return format_table(shown);
+    const auto column = [&](const char* title) {
+        return static_cast<size_t>(std::find(shown[0].begin(), shown[0].end(), title) -
+                                   shown[0].begin());
+    };
+    return format_table(shown, kTableWidth,
+                        {{column("COMMAND"), kMinCommand}, {column("HOST"), kMinHost}});
 }
 
 void lock_rows(const lock::NameStatus& s, View view, std::vector<Row>& rows) {
@@ -90,7 +101,8 @@ void lock_rows(const lock::NameStatus& s, View view, std::vector<Row>& rows) {
         return;
     }
     std::string state = lock::state_name(l.state);
-    if (l.state == lock::LockStatus::State::min_hold)
+    // The default view's "min-hold" fits 100 columns: its TTL says how long it is held on.
+    if (l.state == lock::LockStatus::State::min_hold && view.wide)
         state = "finished, held until " + lock::local_time(l.held_until_ms, view.now_ms);
     for (const auto& h : l.holders)
         rows.push_back(holder_row(s.name, "lock", state, h, l.waiters, view));

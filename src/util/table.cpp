@@ -1,5 +1,6 @@
 #include "util/table.hpp"
 
+#include "util/display_width.hpp"
 #include "util/text.hpp"
 
 #include <algorithm>
@@ -7,43 +8,30 @@
 namespace dlock {
 namespace {
 
-// Display width: UTF-8 continuation bytes take no column.
-size_t width(const std::string& cell) {
-    return static_cast<size_t>(std::count_if(cell.begin(), cell.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-    }));
-}
-
-// `cell` cut to `columns` columns, its end replaced by "..." (whole UTF-8 characters only).
-std::string cut(const std::string& cell, size_t columns) {
-    if (width(cell) <= columns)
-        return cell;
-    std::string out;
-    size_t used = 0;
-    for (char c : cell) {
-        const bool starts_character = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-        if (starts_character && used++ == columns - 3)
-            break;
-        out.push_back(c);
+// Narrows the `cuttable` columns in turn, and cuts their cells, so that lines fit `max_width`.
+void fit_columns(std::vector<std::vector<std::string>>& rows, std::vector<size_t>& widths,
+                 size_t max_width, const std::vector<Cuttable>& cuttable) {
+    size_t line = 2 * (widths.size() - 1);
+    for (const size_t w : widths)
+        line += w;
+    for (const auto& c : cuttable) {
+        if (line <= max_width)
+            return;
+        if (c.column >= widths.size() || widths[c.column] <= c.min_width)
+            continue;
+        const size_t narrower = std::min(line - max_width, widths[c.column] - c.min_width);
+        widths[c.column] -= narrower;
+        line -= narrower;
+        for (auto& row : rows)
+            if (c.column < row.size())
+                row[c.column] = cut_to_width(row[c.column], widths[c.column]);
     }
-    return out + "...";
-}
-
-// Cuts the last cell of each row so that lines fit `max_width` (see format_table).
-void fit_last_column(std::vector<std::vector<std::string>>& rows, const std::vector<size_t>& widths,
-                     size_t max_width) {
-    size_t start = 0; // where the last column starts
-    for (size_t i = 0; i + 1 < widths.size(); ++i)
-        start += widths[i] + 2;
-    const size_t room = std::max(kMinLastColumn, max_width > start ? max_width - start : 0);
-    for (auto& row : rows)
-        if (row.size() == widths.size())
-            row.back() = cut(row.back(), room);
 }
 
 } // namespace
 
-std::string format_table(const std::vector<std::vector<std::string>>& raw_rows, size_t max_width) {
+std::string format_table(const std::vector<std::vector<std::string>>& raw_rows, size_t max_width,
+                         const std::vector<Cuttable>& cuttable) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& raw : raw_rows) {
         rows.emplace_back();
@@ -54,17 +42,19 @@ std::string format_table(const std::vector<std::vector<std::string>>& raw_rows, 
     for (const auto& row : rows) {
         widths.resize(std::max(widths.size(), row.size()));
         for (size_t i = 0; i < row.size(); ++i)
-            widths[i] = std::max(widths[i], width(row[i]));
+            widths[i] = std::max(widths[i], display_width(row[i]));
     }
     if (max_width > 0 && !widths.empty())
-        fit_last_column(rows, widths, max_width);
+        fit_columns(rows, widths, max_width,
+                    cuttable.empty() ? std::vector<Cuttable>{{widths.size() - 1, kMinLastColumn}}
+                                     : cuttable);
     std::string out;
     for (const auto& row : rows) {
         std::string line;
         for (size_t i = 0; i < row.size(); ++i) {
             line += row[i];
             if (i + 1 < row.size())
-                line.append(widths[i] - width(row[i]) + 2, ' ');
+                line.append(widths[i] - display_width(row[i]) + 2, ' ');
         }
         while (!line.empty() && line.back() == ' ')
             line.pop_back();

@@ -31,6 +31,9 @@ TEST_CASE("min-hold makes a second run 2 s later skip, then succeed after the wi
 
     auto status = run(*server, {"status", "job"});
     CHECK(status.exit_code == 0);
+    CHECK(contains(status.out, "  min-hold  "));
+    status = run(*server, {"status", "--wide", "job"});
+    CHECK(status.exit_code == 0);
     CHECK(contains(status.out, "finished, held until"));
 
     auto w = waiter->wait(20s);

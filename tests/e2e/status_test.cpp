@@ -203,6 +203,37 @@ TEST_CASE("status fits 100 columns for a typical holder; --wide has every column
     let_go(dir, {holder.get()});
 }
 
+TEST_CASE("status fits 100 columns for a long name, an EC2 host name and --min-hold",
+          "[e2e][status]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    const std::string name = "nightly-backup-db-01"; // 20 characters
+    const std::string host = "ip-10-0-12-34.eu-west-1.compute.internal";
+    auto holder = start_holder(*server, dir, name, {"--min-hold", "10m"});
+    let_go(dir, {holder.get()});
+    REQUIRE(holder->wait(30s).exit_code == 0); // finished, held on by --min-hold
+    // As a holder on an EC2 instance records itself.
+    server->cmd({"HSET", key(name), "host", host, "cmd",
+                 "/usr/local/bin/backup.sh --full --target s3://backups/nightly --verbose"});
+    auto r = run(*server, {"status"});
+    INFO("stdout:\n" << r.out << "stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    const auto table = lines(r.out);
+    REQUIRE(table.size() == 2);
+    for (const auto& line : table)
+        CHECK(line.size() <= 100);
+    CHECK(contains(table[1], name + "  lock  min-hold  "));
+    CHECK(contains(table[1], "  ip-10-0-1")); // the host's start
+    CHECK(contains(table[1], "...  "));
+    CHECK(table[1].ends_with("..."));
+
+    r = run(*server, {"status", "--wide"});
+    INFO("--wide:\n" << r.out);
+    CHECK(contains(r.out, "finished, held until "));
+    CHECK(contains(r.out, "  " + host + "  "));
+    CHECK(r.out.find("--verbose\n") != std::string::npos); // the whole command
+}
+
 TEST_CASE("status --wide is a table option: not with --json or --names",
           "[e2e][status][bad-input]") {
     for (const auto& flags :

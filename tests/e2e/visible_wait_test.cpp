@@ -5,6 +5,7 @@
 #include "e2e/e2e_helpers.hpp"
 #include "support/pty_session.hpp"
 
+#include <algorithm>
 #include <regex>
 
 using namespace dlock::test;
@@ -146,4 +147,128 @@ TEST_CASE("without a terminal a wait that times out logs that it gave up at -v",
     CHECK(std::regex_match(all[1], std::regex(R"(dlock: waited \S+ for job: gave up)")));
     CHECK(all[2].starts_with("dlock: timed out after 500ms waiting for job"));
     let_go(dir, {holder.get()});
+}
+
+namespace {
+
+// What each in-place draw wrote: the text between a "\r" and the next "\r" or end of line.
+std::vector<std::string> drawn_lines(const std::string& output) {
+    std::vector<std::string> drawn;
+    for (size_t at = output.find("\rdlock: "); at != std::string::npos;
+         at = output.find("\rdlock: ", at + 1))
+        drawn.push_back(output.substr(at + 1, output.find_first_of("\r\n", at + 1) - at - 1));
+    return drawn;
+}
+
+size_t visible_length(const std::string& text) {
+    return static_cast<size_t>(
+        std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+} // namespace
+
+TEST_CASE("at a terminal the waiting line fits the window, with one ellipsis",
+          "[e2e][wait][terminal]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir);
+    const unsigned short columns = GENERATE(40, 50, 70);
+    INFO("columns: " << columns);
+    PtySession dlock(waiting_run(*server, {}), clean_env(), columns);
+    CHECK(dlock.await_output("... 2s", 30s));
+    let_go(dir, {holder.get()});
+    CHECK(dlock.wait(30s) == 0);
+    INFO("terminal: " << dlock.output());
+    const auto drawn = drawn_lines(dlock.output());
+    REQUIRE(drawn.size() >= 3);
+    for (const auto& line : drawn) {
+        INFO("line: " << line);
+        CHECK(visible_length(line) <= columns - 1u);
+        CHECK(line.find("......") == std::string::npos);
+        CHECK(std::regex_search(line, std::regex(R"(^dlock: waiting for j.*\.\.\. \d+s *$)")));
+    }
+    CHECK(dlock.output().find("\r\n") == dlock.output().size() - 2); // one row, ended once
+}
+
+TEST_CASE("at a terminal too narrow the wait is not drawn until the window widens",
+          "[e2e][wait][terminal]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir);
+    PtySession dlock(waiting_run(*server, {}), clean_env(), 30);
+    REQUIRE(eventually(
+        [&] {
+            return server->cmd({"ZCARD", key("job", "queue")}).integer() == 1;
+        },
+        20s));
+    std::this_thread::sleep_for(2500ms); // time for updates that must not come
+    CHECK(dlock.output().empty());
+    dlock.resize(60);
+    CHECK(dlock.await_output("\rdlock: waiting for job: ", 30s));
+    let_go(dir, {holder.get()});
+    CHECK(dlock.wait(30s) == 0);
+    INFO("terminal: " << dlock.output());
+    for (const auto& line : drawn_lines(dlock.output()))
+        CHECK(visible_length(line) <= 59);
+    CHECK(ends_cleanly(dlock.output()));
+}
+
+TEST_CASE("a wait in the background does not write over the prompt", "[e2e][wait][terminal]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir);
+    // A shell with job control, as at a prompt: `&` puts dlock in a process group of its own,
+    // which is not the terminal's foreground group.
+    std::vector<std::string> argv{"/bin/bash", "-m", "-c", "\"$@\" & wait $!", "sh"};
+    const auto run = waiting_run(*server, {});
+    argv.insert(argv.end(), run.begin(), run.end());
+    PtySession shell(argv, clean_env());
+    REQUIRE(eventually(
+        [&] {
+            return server->cmd({"ZCARD", key("job", "queue")}).integer() == 1;
+        },
+        20s));
+    std::this_thread::sleep_for(2500ms); // time for updates that must not come
+    let_go(dir, {holder.get()});
+    CHECK(shell.wait(30s) == 0);
+    INFO("terminal: " << shell.output());
+    CHECK(shell.output().find("waiting for") == std::string::npos);
+}
+
+TEST_CASE("at a terminal -v logs the wait in two lines instead of drawing it",
+          "[e2e][wait][terminal]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir);
+    PtySession dlock(waiting_run(*server, {"-v"}), clean_env());
+    CHECK(dlock.await_output("dlock: waiting for job: held by "));
+    std::this_thread::sleep_for(1500ms); // time for an update that must not come
+    let_go(dir, {holder.get()});
+    CHECK(dlock.wait(30s) == 0);
+    INFO("terminal: " << dlock.output());
+    CHECK(dlock.output().find("\rdlock") == std::string::npos);
+    CHECK(dlock.output().find("... ") == std::string::npos);
+    CHECK(std::regex_search(dlock.output(),
+                            std::regex(R"(\r\ndlock: waited \S+ for job: acquired\r\n)")));
+}
+
+TEST_CASE("at a terminal the waiting line follows a change of the holder's state",
+          "[e2e][wait][terminal]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir, "job", {"--min-hold", "4s"});
+    PtySession dlock(waiting_run(*server, {}), clean_env());
+    CHECK(dlock.await_output("\rdlock: waiting for job: held by "));
+    CHECK(dlock.await_output("... 1s", 30s));
+    let_go(dir, {holder.get()});
+    CHECK(dlock.await_output("held until", 30s));
+    CHECK(dlock.wait(30s) == 0);
+    INFO("terminal: " << dlock.output());
+    const auto drawn = drawn_lines(dlock.output());
+    REQUIRE(!drawn.empty());
+    CHECK(drawn.back().find("finished but held until") != std::string::npos);
+    // A shorter line is padded over the longer one before it: nothing is left over.
+    for (size_t i = 1; i < drawn.size(); ++i)
+        CHECK(visible_length(drawn[i]) >= visible_length(drawn[i - 1]));
+    CHECK(ends_cleanly(dlock.output()));
 }

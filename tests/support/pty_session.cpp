@@ -5,17 +5,18 @@
 #include <csignal>
 #include <fcntl.h>
 #include <pty.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
 namespace dlock::test {
 
-PtySession::PtySession(std::vector<std::string> argv, const Env& env) {
+PtySession::PtySession(std::vector<std::string> argv, const Env& env, unsigned short columns) {
     std::vector<std::string> env_strings = child_environment(env);
     std::vector<char*> args = exec_vector(argv), envp = exec_vector(env_strings);
 
-    winsize size{24, 120, 0, 0};
+    winsize size{24, columns, 0, 0};
     pid_ = forkpty(&master_, nullptr, nullptr, &size);
     if (pid_ == 0) {
         sigset_t none;
@@ -42,6 +43,11 @@ PtySession::~PtySession() {
 
 void PtySession::type(const std::string& keys) const {
     REQUIRE(write(master_, keys.data(), keys.size()) == static_cast<ssize_t>(keys.size()));
+}
+
+void PtySession::resize(unsigned short columns) const {
+    winsize size{24, columns, 0, 0};
+    REQUIRE(ioctl(master_, TIOCSWINSZ, &size) == 0);
 }
 
 const std::string& PtySession::output() {

@@ -14,13 +14,15 @@ namespace dlock::test {
 // so "\x03" is Ctrl-C (SIGINT to the foreground process group) and "\x1a" is Ctrl-Z.
 class PtySession {
   public:
-    PtySession(std::vector<std::string> argv, const Env& env);
+    PtySession(std::vector<std::string> argv, const Env& env, unsigned short columns = 120);
     ~PtySession(); // SIGKILLs the session's processes still running
     PtySession(const PtySession&) = delete;
     PtySession& operator=(const PtySession&) = delete;
 
     pid_t pid() const { return pid_; }
     void type(const std::string& keys) const;
+    // Resizes the window, as a user dragging its edge (the program gets SIGWINCH).
+    void resize(unsigned short columns) const;
     // Everything the terminal has shown so far (read without blocking).
     const std::string& output();
     // Waits until the output contains `text`.

@@ -1,3 +1,4 @@
+#include "util/display_width.hpp"
 #include "util/table.hpp"
 #include "util/text.hpp"
 
@@ -40,4 +41,35 @@ TEST_CASE("one_line escapes control bytes and keeps UTF-8", "[text]") {
     CHECK(one_line("x\ny\x1b") == "x\\ny\\x1b");
     CHECK(one_line("\xc3\xa9") == "\xc3\xa9");
     CHECK(quote("\xc3\xa9") == "'\\xc3\\xa9'");
+}
+
+TEST_CASE("a table with a width cuts the columns it is given in turn, each to its minimum",
+          "[table]") {
+    const std::vector<std::vector<std::string>> rows{
+        {"NAME", "HOST", "PID", "COMMAND"},
+        {"job", "ip-10-0-12-34.eu-west-1.compute.internal", "42", "./backup.sh --full"}};
+    const std::vector<Cuttable> cuttable{{3, 12}, {1, 21}};
+    // COMMAND is cut first, to its minimum; then HOST keeps its start.
+    CHECK(format_table(rows, 45, cuttable) == "NAME  HOST                   PID  COMMAND\n"
+                                              "job   ip-10-0-12-34.eu-w...  42   ./backup....\n");
+    // Enough room once COMMAND is cut: HOST stays whole.
+    CHECK(format_table(rows, 65, cuttable) ==
+          "NAME  HOST                                      PID  COMMAND\n"
+          "job   ip-10-0-12-34.eu-west-1.compute.internal  42   ./backup....\n");
+    // Neither goes below its minimum, even when the line still does not fit.
+    CHECK(format_table(rows, 10, cuttable) == format_table(rows, 45, cuttable));
+}
+
+TEST_CASE("a table counts a wide character as two columns", "[table]") {
+    CHECK(display_width("j\xc3\xb6rg") == 4);
+    CHECK(display_width("\xe6\x97\xa5\xe6\x9c\xac") == 4); // 日本
+    // 日本 lines up with HOST: both take four columns.
+    CHECK(format_table({{"HOST", "X"}, {"\xe6\x97\xa5\xe6\x9c\xac", "1"}}) ==
+          "HOST  X\n\xe6\x97\xa5\xe6\x9c\xac  1\n");
+    // 日本語テキスト cut to 9 columns: three wide characters and "...".
+    CHECK(cut_to_width("\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x83\x86\xe3\x82\xad\xe3\x82\xb9"
+                       "\xe3\x83\x88",
+                       9) == "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e...");
+    // A wide character that would straddle the cut is left out whole.
+    CHECK(cut_to_width("ab\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 6) == "ab...");
 }
