@@ -2,14 +2,16 @@
 --
 --   redis-cli --eval build/lua/acquire.lua dlock:{job}:lock dlock:{job}:fence dlock:{job}:queue \
 --     dlock:{job}:alive dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo \
---     dlock:{job}:xqueue dlock:{job}:history , OWNER HOLD TTL_MS WAITER HEARTBEAT_MS HOST PID \
---     USER CMD MODE
+--     dlock:{job}:xqueue dlock:{job}:history dlock:{job}:winfo , OWNER HOLD TTL_MS WAITER \
+--     HEARTBEAT_MS HOST PID USER CMD MODE
 --
 -- KEYS: exclusive holder hash, fencing counter, waiter queue (zset id -> arrival us), waiter
 --       heartbeats (zset id -> deadline ms), prefix of the per-waiter wake lists, shared holds
 --       (zset hold id -> deadline ms), shared hold info (hash), exclusive waiters (zset), and
 --       optionally the history stream: a new acquisition, and the refusal of a caller that does
---       not queue (WAITER "": its final answer), are recorded there.
+--       not queue (WAITER "": its final answer), are recorded there; optionally the waiters'
+--       details (hash): given, grants are on (lib/grant.lua): an exclusive waiter leaves there
+--       what a release needs to hand it the lock.
 -- ARGV: owner token, hold id (unique per request, so a retried call is a replay, not a second
 --       hold), lease ms, waiter id ("" = do not queue), heartbeat ms, holder host/pid/user/cmd,
 --       mode "x" (exclusive, default) or "s" (shared).
@@ -29,6 +31,7 @@
 --@include lib/lease.lua
 --@include lib/history.lua
 --@include lib/holder.lua
+--@include lib/grant.lua
 
 local lock, fence, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local readers, rinfo, xqueue = KEYS[6], KEYS[7], KEYS[8]
@@ -36,7 +39,8 @@ local owner, hold, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local waiter, heartbeat = ARGV[4], tonumber(ARGV[5])
 local shared = ARGV[10] == 's'
 local history = KEYS[9]
-local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake}
+local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[10],
+           fence = fence, history = history}
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -75,13 +79,16 @@ local function forget_waiter()
   end
 end
 
-local function refuse()
+-- `grant_left`: the lock is an untaken grant that may be ended in that many ms.
+local function refuse(grant_left)
   drop_dead_waiters(q, now_ms)
   if waiter ~= '' then
+    local info = table.concat({owner, hold, ARGV[3], ARGV[6], ARGV[7], ARGV[8], ARGV[9]}, '\t')
     enqueue_waiter(q, waiter, tonumber(t[1]) * 1000000 + tonumber(t[2]), not shared, now_ms,
-                   heartbeat)
+                   heartbeat, info)
   end
-  local left = redis.call('PTTL', lock)
+  -- Its grantee may be dead: wait at most until then.
+  local left = grant_left or redis.call('PTTL', lock)
   local h = redis.call('HMGET', lock, 'host', 'pid', 'user', 'cmd', 'since', 'fence', 'until')
   local nreaders = redis.call('ZCARD', readers)
   if left < 0 and nreaders > 0 then
@@ -144,7 +151,11 @@ if current == owner then
   return {1, tonumber(h[1]), tonumber(h[2]), 'x'}
 end
 if current then
-  return refuse()
+  -- A grant its waiter did not take in time is ended here, and the lock is free.
+  local grant_left = q.info and untaken_grant(q, lock, now_ms)
+  if grant_left ~= 0 then
+    return refuse(grant_left or nil)
+  end
 end
 
 purge_expired_readers()

@@ -1,6 +1,7 @@
 #include "lock/acquire.hpp"
 
 #include "lock/backoff.hpp"
+#include "lock/lease_clock.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
 
@@ -65,6 +66,20 @@ Millis block_for(const AcquireOutcome& last, Millis left, Millis slice) {
     return std::max(block, Millis(1));
 }
 
+// The lease a wake-up granted us, if any and if we may start on it at once. A release grants
+// the lease after the script of our last refused acquire ran (a later one would have found it
+// ours), so the lease lasts at least until that acquire's send time + TTL. Trusted only while
+// most of that is left, so the command is never stopped at once for want of time; otherwise
+// the next acquire confirms it (our own request replayed) with a fresh send time.
+std::optional<Acquired> granted(const Wake& wake, const AcquireSpec& spec,
+                                Clock::time_point refused_sent_at) {
+    if (!wake.granted_fence || spec.request.shared)
+        return std::nullopt;
+    if (Clock::now() - refused_sent_at > renewal_interval(spec.request.ttl) / 2)
+        return std::nullopt;
+    return Acquired{*wake.granted_fence, 1, false, refused_sent_at, 0, 0};
+}
+
 } // namespace
 
 AcquireResult acquire(Backend& backend, AcquireSpec spec) {
@@ -76,7 +91,8 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
     const Millis slice = spec.request.heartbeat / 3;
 
     AcquireOutcome last;
-    bool queued = false; // a reply said we were queued
+    Clock::time_point refused_sent_at; // when the acquire of `last` was sent
+    bool queued = false;               // a reply said we were queued
     Backoff backoff;
     for (;;) {
         const auto sent_at = Clock::now();
@@ -103,6 +119,7 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
                             sent_at,        outcome->permit_limit, outcome->permits_held};
         last = *outcome;
         queued = may_wait;
+        refused_sent_at = sent_at;
 
         const Millis left = until(deadline);
         if (!may_wait || left == Millis(0) || abandoned(spec)) {
@@ -114,10 +131,12 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
         if (spec.on_wait)
             spec.on_wait(last);
         auto woken =
-            backend.await_wake(spec.keys, spec.request.waiter_id, block_for(last, left, slice));
+            backend.await_grant(spec.keys, spec.request.waiter_id, block_for(last, left, slice));
         if (!woken) {
             log::debug("waiting for {}: {}; retrying", spec.keys.lock, woken.error().message);
             std::this_thread::sleep_for(std::min(backoff.next(), until(deadline)));
+        } else if (auto grant = granted(*woken, spec, refused_sent_at)) {
+            return *grant;
         }
     }
 }

@@ -63,6 +63,14 @@ struct AcquireOutcome {
     std::optional<Error> unreplicated;
 };
 
+// How a waiter's wait ended: woken, or not (its timeout passed); and when a release handed it
+// the lease while it queued (a grant), the lease's fencing token. A granted lease is held as if
+// this waiter's acquire had taken it after its last refused one ran.
+struct Wake {
+    bool woken = false;
+    std::optional<int64_t> granted_fence;
+};
+
 // The last word on a hold: besides who releases what, what the history records and how long
 // the lease must outlive the command. The referenced strings must outlive the call.
 struct ReleaseRequest {
@@ -128,6 +136,14 @@ class Backend {
     // Blocks until this waiter is woken (true) or `timeout` passes (false).
     virtual Result<bool> await_wake(const Keys& keys, std::string_view waiter_id,
                                     Millis timeout) = 0;
+    // As await_wake; a store that hands a released lease to the head of the queue says so when
+    // that is what woke the waiter. A grant popped here is the waiter's: its reply lost, the
+    // waiter's next acquire finds it (a replay of its own request).
+    virtual Result<Wake> await_grant(const Keys& keys, std::string_view waiter_id, Millis timeout) {
+        auto woken = await_wake(keys, waiter_id, timeout);
+        TRY(woken);
+        return Wake{*woken, std::nullopt};
+    }
     // The waiter gives up its place; whoever can now proceed is woken.
     virtual Result<void> leave_queue(const Keys& keys, std::string_view waiter_id,
                                      Millis heartbeat) = 0;
