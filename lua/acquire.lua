@@ -20,7 +20,8 @@
 --          until the first heartbeat in the queue may lapse), host, pid, user, cmd, since ms, fencing
 --          token, queued waiters, shared holders, held until} when not (host... describe the
 --          exclusive holder, or the oldest shared holder; "held until" is the server ms until
---          which a finished holder's --min-hold keeps the lease, else 0), or
+--          which a finished holder's --min-hold keeps the lease, else 0; then the ms a queued
+--          caller may stay silent before it counts as dead, 0 if not queued), or
 --         {-1} for an exclusive request by an owner holding the name shared (no upgrades).
 --         When the history could not be written, its error is appended to the reply.
 
@@ -40,7 +41,7 @@ local waiter, heartbeat = ARGV[4], tonumber(ARGV[5])
 local shared = ARGV[10] == 's'
 local history = KEYS[9]
 local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[10],
-           fence = fence, history = history}
+           fence = fence, history = history, heartbeat = heartbeat}
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -82,9 +83,10 @@ end
 -- `grant_left`: the lock is an untaken grant that may be ended in that many ms.
 local function refuse(grant_left)
   drop_dead_waiters(q, now_ms)
+  local window = 0
   if waiter ~= '' then
     local info = table.concat({owner, hold, ARGV[3], ARGV[6], ARGV[7], ARGV[8], ARGV[9]}, '\t')
-    enqueue_waiter(q, waiter, tonumber(t[1]) * 1000000 + tonumber(t[2]), not shared, now_ms,
+    window = enqueue_waiter(q, waiter, tonumber(t[1]) * 1000000 + tonumber(t[2]), not shared, now_ms,
                    heartbeat, info)
   end
   -- Its grantee may be dead: wait at most until then.
@@ -118,7 +120,7 @@ local function refuse(grant_left)
   end
   return with_error({0, left, h[1] or '', tonumber(h[2] or 0), h[3] or '', h[4] or '',
                      tonumber(h[5] or 0), tonumber(h[6] or 0), waiters, nreaders,
-                     tonumber(h[7] or 0)}, err)
+                     tonumber(h[7] or 0), window}, err)
 end
 
 local function record_acquired(mode, token)
@@ -199,7 +201,11 @@ if head then
   head = redis.call('ZRANGE', queue, 0, 0)[1]
 end
 if head and head ~= waiter then
-  -- The head may have missed its wake-up (e.g. it was reconnecting): nudge it again.
+  -- The head may have missed its wake-up (e.g. it was reconnecting), or be dead: an exclusive
+  -- head is handed the lock, for at most a heartbeat unless it takes it; another one is nudged.
+  if q.info and redis.call('ZSCORE', xqueue, head) and grant_lock(q, lock, head, t, now_ms) then
+    return refuse(tonumber(redis.call('HGET', lock, 'grant_by')) - now_ms)
+  end
   wake_up(wake .. head, 2 * heartbeat)
   return refuse()
 end

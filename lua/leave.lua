@@ -19,7 +19,7 @@ local lock, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local readers, xqueue = KEYS[5], KEYS[6]
 local waiter, heartbeat = ARGV[1], tonumber(ARGV[2])
 local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[7],
-           fence = KEYS[8], history = KEYS[9]}
+           fence = KEYS[8], history = KEYS[9], heartbeat = heartbeat}
 
 if q.info and redis.call('HGET', lock, 'grant') == waiter then
   local t = redis.call('TIME')

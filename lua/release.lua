@@ -35,7 +35,7 @@ local owner, hold, heartbeat = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local exit_status, min_hold = ARGV[5] or '', tonumber(ARGV[6] or 0) or 0
 local fence = ARGV[7] or ''
 local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[9],
-           fence = KEYS[10], history = history}
+           fence = KEYS[10], history = history, heartbeat = heartbeat}
 
 local function now_ms()
   local t = redis.call('TIME')

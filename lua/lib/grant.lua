@@ -5,16 +5,20 @@
 -- the waiter's own TTL), plus `grant` (the waiter id) and `grant_by` (the waiter's heartbeat
 -- deadline, server ms), and a token "g<fence>" pushed to the waiter's wake list. The waiter takes
 -- the grant by popping that token (BLPOP), or by asking again (acquire.lua finds it the owner).
--- A grant whose token is still in the list is untaken; past `grant_by` its waiter counts as dead,
--- as a waiter silent that long is dropped from the queue, and the next script that finds it
--- ends it and hands the name on. A taken grant is never ended that way: popping the token is
+-- A grant whose token is still in the list is untaken; past `grant_by` (the waiter's heartbeat
+-- deadline, and at most one heartbeat after the grant) its waiter counts as dead, as a waiter
+-- silent that long is dropped from the queue, and the next script that finds it ends it and
+-- hands the name on. Whoever is next in the queue then is the one to find it: if its deadline
+-- was further off (a deep waiter may stay silent longer, lib/waiters.lua), it is cut to one
+-- heartbeat and the waiter nudged to come back within that. A taken grant is never ended that way: popping the token is
 -- atomic with the scripts, so once popped, only the waiter's own release ends it.
 --
 -- `q` names the queue's keys (lib/waiters.lua) and, for grants, q.info (hash waiter id ->
 -- "owner\thold\tttl\thost\tpid\tuser\tcmd", kept by enqueue_waiter), q.fence (the fencing
--- counter) and q.history (the history stream, or nil).
+-- counter), q.history (the history stream, or nil) and q.heartbeat (ms).
 
 --@include lib/waiters.lua
+--@include lib/wake.lua
 --@include lib/fence.lua
 --@include lib/history.lua
 
@@ -34,6 +38,17 @@ local function record_grant(q, fields)
     end
   end
   history_append(q.history, kept)
+end
+
+-- The new head of the queue must come back within a heartbeat: it is the one to notice a grant
+-- its predecessor never takes.
+local function nudge_next(q, now_ms)
+  local head = redis.call('ZRANGE', q.queue, 0, 0)[1]
+  local by = now_ms + q.heartbeat
+  if head and tonumber(redis.call('ZSCORE', q.alive, head)) > by then
+    redis.call('ZADD', q.alive, 'XX', by, head)
+    wake_with(q.wake .. head, 'n', 2 * q.heartbeat)
+  end
 end
 
 -- Hand the free lock `lock` to waiter `id`, the live exclusive head of the queue, at server time
@@ -57,9 +72,10 @@ local function grant_lock(q, lock, id, t, now_ms)
   local token = next_fence(q.fence, t)
   redis.call('HSET', lock, 'owner', owner, 'holds', 1, 'h:' .. hold, 1, 'fence', token,
              'since', now_ms, 'ttl', ttl, 'host', host, 'pid', pid, 'user', user, 'cmd', cmd,
-             'grant', id, 'grant_by', deadline)
+             'grant', id, 'grant_by', math.min(tonumber(deadline), now_ms + q.heartbeat))
   redis.call('PEXPIRE', lock, ttl)
   drop_waiter(q, id)
+  nudge_next(q, now_ms)
   local list = q.wake .. id
   redis.call('RPUSH', list, grant_token(token))
   redis.call('PEXPIRE', list, ttl)

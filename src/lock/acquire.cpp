@@ -80,6 +80,31 @@ std::optional<Acquired> granted(const Wake& wake, const AcquireSpec& spec,
     return Acquired{*wake.granted_fence, 1, false, refused_sent_at, 0, 0};
 }
 
+// Blocks until woken, handed the lease (returned), or due to ask again: never past `deadline`,
+// nor past our heartbeat window (a third of it, so a slow reply still comes in time). A nudge
+// (we are next in the queue) only shortens the wait: the server now expects us within a
+// heartbeat.
+std::optional<Acquired> wait_turn(Backend& backend, const AcquireSpec& spec,
+                                  const AcquireOutcome& last, Clock::time_point refused_sent_at,
+                                  Clock::time_point deadline, Backoff& backoff) {
+    const Millis slice = spec.request.heartbeat / 3;
+    Millis block = last.heartbeat_window > Millis(0) ? last.heartbeat_window / 3 : slice;
+    for (;;) {
+        auto woken = backend.await_grant(spec.keys, spec.request.waiter_id,
+                                         block_for(last, until(deadline), block));
+        if (!woken) {
+            log::debug("waiting for {}: {}; retrying", spec.keys.lock, woken.error().message);
+            std::this_thread::sleep_for(std::min(backoff.next(), until(deadline)));
+            return std::nullopt;
+        }
+        if (auto grant = granted(*woken, spec, refused_sent_at))
+            return grant;
+        if (!woken->nudged || until(deadline) == Millis(0) || abandoned(spec))
+            return std::nullopt;
+        block = slice;
+    }
+}
+
 } // namespace
 
 AcquireResult acquire(Backend& backend, AcquireSpec spec) {
@@ -87,9 +112,6 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
     const auto deadline = spec.wait ? Clock::now() + *spec.wait : Clock::time_point::max();
     if (may_wait)
         spec.request.waiter_id = random_hex(8);
-    // A waiter re-runs the acquire script at least this often, refreshing its heartbeat.
-    const Millis slice = spec.request.heartbeat / 3;
-
     AcquireOutcome last;
     Clock::time_point refused_sent_at; // when the acquire of `last` was sent
     bool queued = false;               // a reply said we were queued
@@ -130,14 +152,8 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
         }
         if (spec.on_wait)
             spec.on_wait(last);
-        auto woken =
-            backend.await_grant(spec.keys, spec.request.waiter_id, block_for(last, left, slice));
-        if (!woken) {
-            log::debug("waiting for {}: {}; retrying", spec.keys.lock, woken.error().message);
-            std::this_thread::sleep_for(std::min(backoff.next(), until(deadline)));
-        } else if (auto grant = granted(*woken, spec, refused_sent_at)) {
+        if (auto grant = wait_turn(backend, spec, last, refused_sent_at, deadline, backoff))
             return *grant;
-        }
     }
 }
 

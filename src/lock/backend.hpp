@@ -52,6 +52,9 @@ struct AcquireOutcome {
     int64_t shared_holders = 0; // when refused: current shared holds
     // When refused by a finished holder kept by --min-hold: until when (server ms); 0 otherwise.
     int64_t held_until_ms = 0;
+    // When refused and queued: how long the waiter may stay silent before it counts as dead
+    // (longer deep in a long queue); 0: one heartbeat, as asked.
+    Millis heartbeat_window{0};
     // From a semaphore: its limit (0: not a semaphore) and the permits held (when acquired:
     // with ours); when refused, also the first few holders (`holder` is the first of them).
     int64_t permit_limit = 0;
@@ -69,6 +72,8 @@ struct AcquireOutcome {
 struct Wake {
     bool woken = false;
     std::optional<int64_t> granted_fence;
+    // Woken only to come back within one heartbeat: the waiter is next in the queue.
+    bool nudged = false;
 };
 
 // The last word on a hold: besides who releases what, what the history records and how long

@@ -24,6 +24,7 @@ bool grants_on(const Deployment& d) {
 }
 
 constexpr std::string_view kGrantPrefix = "g";
+constexpr std::string_view kNudge = "n"; // next in the queue: come back within a heartbeat
 
 std::optional<int64_t> granted_fence(std::string_view token) {
     if (!token.starts_with(kGrantPrefix))
@@ -68,15 +69,16 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
             out.unreplicated = replicated.error();
         return out;
     }
-    if (v.size() != 11 && v.size() != 12)
+    if (v.size() != 12 && v.size() != 13)
         return tl::unexpected(bad_reply(scripts::acquire));
-    note_history_error(v, 11, keys.history);
+    note_history_error(v, 12, keys.history);
     out.lease_left = Millis(v[1].as_int());
     if (!v[2].str().empty() || v[3].as_int() != 0)
         out.holder = holder_at(v, 2);
     out.waiters = v[8].as_int();
     out.shared_holders = v[9].as_int();
     out.held_until_ms = v[10].as_int();
+    out.heartbeat_window = Millis(v[11].as_int());
     return out;
 }
 
@@ -127,7 +129,7 @@ Result<lock::Wake> LockBackend::await_grant(const lock::Keys& keys, std::string_
     TRY(popped);
     if (!*popped)
         return lock::Wake{};
-    return lock::Wake{true, granted_fence(**popped)};
+    return lock::Wake{true, granted_fence(**popped), **popped == kNudge};
 }
 
 Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view waiter_id,

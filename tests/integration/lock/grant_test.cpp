@@ -6,6 +6,8 @@
 #include "lock/acquire.hpp"
 #include "redis/stores/history.hpp"
 
+#include <fmt/format.h>
+
 using namespace dlock;
 using namespace dlock::test;
 
@@ -228,4 +230,31 @@ TEST_CASE("release --force takes an untaken grant's token with it", "[grant]") {
                 {"3000", "host", "1", "user", "cmd"});
     CHECK_FALSE(exists(*server, keys.lock));
     CHECK_FALSE(exists(*server, keys.wake + "wa"));
+}
+
+TEST_CASE("a deep waiter may stay silent longer, and is nudged back once it is next", "[grant]") {
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    const auto keys = job_keys();
+    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
+    std::vector<std::string> ids;
+    for (int i = 0; i < 34; ++i)
+        ids.push_back(fmt::format("w{:02}", i));
+    lock::AcquireOutcome deep;
+    for (const auto& id : ids)
+        deep = try_acquire(*backend, waiter(id));
+    CHECK(deep.heartbeat_window > 3s); // 33 ahead of it
+    CHECK(try_acquire(*backend, waiter("w00")).heartbeat_window == 3s);
+    for (size_t i = 0; i < 32; ++i)
+        ok(backend->leave_queue(keys, ids[i], 3s));
+    REQUIRE(zrange(*server, keys.queue) == Strings{"w32", "w33"});
+    CHECK(server->cmd({"ZSCORE", keys.alive, "w33"}).as_int() > server_time_ms(*server) + 3500);
+
+    REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
+    CHECK(hget(*server, keys.lock, "owner") == "owner-w32");
+    // w33 is next: if w32 never takes its grant, w33 is the one to notice, within a heartbeat.
+    CHECK(server->cmd({"ZSCORE", keys.alive, "w33"}).as_int() <= server_time_ms(*server) + 3000);
+    auto woken = ok(backend->await_grant(keys, "w33", 1s));
+    CHECK(woken.nudged);
+    CHECK_FALSE(woken.granted_fence);
 }
