@@ -68,14 +68,16 @@ Millis block_for(const AcquireOutcome& last, Millis left, Millis slice) {
 
 // The lease a wake-up granted us, if any and if we may start on it at once. A release grants
 // the lease after the script of our last refused acquire ran (a later one would have found it
-// ours), so the lease lasts at least until that acquire's send time + TTL. Trusted only while
-// most of that is left, so the command is never stopped at once for want of time; otherwise
-// the next acquire confirms it (our own request replayed) with a fresh send time.
+// ours), so the lease lasts at least until that acquire's send time + TTL. Trusted while no
+// more than a renewal interval of that has passed: the watchdog renews it then at once, and the
+// command is not stopped for want of time (the stop comes at least a safety margin and a
+// --kill-after, itself at most an interval, before the end). An older grant is confirmed by the
+// next acquire (our own request replayed) with a fresh send time.
 std::optional<Acquired> granted(const Wake& wake, const AcquireSpec& spec,
                                 Clock::time_point refused_sent_at) {
     if (!wake.granted_fence || spec.request.shared)
         return std::nullopt;
-    if (Clock::now() - refused_sent_at > renewal_interval(spec.request.ttl) / 2)
+    if (Clock::now() - refused_sent_at > renewal_interval(spec.request.ttl))
         return std::nullopt;
     return Acquired{*wake.granted_fence, 1, false, refused_sent_at, 0, 0};
 }
