@@ -86,8 +86,8 @@ local function refuse(grant_left)
   local window = 0
   if waiter ~= '' then
     local info = table.concat({owner, hold, ARGV[3], ARGV[6], ARGV[7], ARGV[8], ARGV[9]}, '\t')
-    window = enqueue_waiter(q, waiter, tonumber(t[1]) * 1000000 + tonumber(t[2]), not shared, now_ms,
-                   heartbeat, info)
+    local arrival_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
+    window = enqueue_waiter(q, waiter, arrival_us, not shared, now_ms, heartbeat, info)
   end
   -- Its grantee may be dead: wait at most until then.
   local left = grant_left or redis.call('PTTL', lock)

@@ -10,8 +10,9 @@
 -- silent that long is dropped from the queue, and the next script that finds it ends it and
 -- hands the name on. Whoever is next in the queue then is the one to find it: if its deadline
 -- was further off (a deep waiter may stay silent longer, lib/waiters.lua), it is cut to one
--- heartbeat and the waiter nudged to come back within that. A taken grant is never ended that way: popping the token is
--- atomic with the scripts, so once popped, only the waiter's own release ends it.
+-- heartbeat and the waiter nudged to come back within that. A taken grant is never ended that
+-- way: popping the token is atomic with the scripts, so once popped, only the waiter's own
+-- release ends it.
 --
 -- `q` names the queue's keys (lib/waiters.lua) and, for grants, q.info (hash waiter id ->
 -- "owner\thold\tttl\thost\tpid\tuser\tcmd", kept by enqueue_waiter), q.fence (the fencing
