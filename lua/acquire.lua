@@ -2,14 +2,16 @@
 --
 --   redis-cli --eval build/lua/acquire.lua dlock:{job}:lock dlock:{job}:fence dlock:{job}:queue \
 --     dlock:{job}:alive dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo \
---     dlock:{job}:xqueue dlock:{job}:history , OWNER HOLD TTL_MS WAITER HEARTBEAT_MS HOST PID \
---     USER CMD MODE
+--     dlock:{job}:xqueue dlock:{job}:history dlock:{job}:winfo , OWNER HOLD TTL_MS WAITER \
+--     HEARTBEAT_MS HOST PID USER CMD MODE
 --
 -- KEYS: exclusive holder hash, fencing counter, waiter queue (zset id -> arrival us), waiter
 --       heartbeats (zset id -> deadline ms), prefix of the per-waiter wake lists, shared holds
 --       (zset hold id -> deadline ms), shared hold info (hash), exclusive waiters (zset), and
 --       optionally the history stream: a new acquisition, and the refusal of a caller that does
---       not queue (WAITER "": its final answer), are recorded there.
+--       not queue (WAITER "": its final answer), are recorded there; optionally the waiters'
+--       details (hash): given, grants are on (lib/grant.lua): an exclusive waiter leaves there
+--       what a release needs to hand it the lock.
 -- ARGV: owner token, hold id (unique per request, so a retried call is a replay, not a second
 --       hold), lease ms, waiter id ("" = do not queue), heartbeat ms, holder host/pid/user/cmd,
 --       mode "x" (exclusive, default) or "s" (shared).
@@ -18,7 +20,8 @@
 --          until the first heartbeat in the queue may lapse), host, pid, user, cmd, since ms, fencing
 --          token, queued waiters, shared holders, held until} when not (host... describe the
 --          exclusive holder, or the oldest shared holder; "held until" is the server ms until
---          which a finished holder's --min-hold keeps the lease, else 0), or
+--          which a finished holder's --min-hold keeps the lease, else 0; then the ms a queued
+--          caller may stay silent before it counts as dead, 0 if not queued), or
 --         {-1} for an exclusive request by an owner holding the name shared (no upgrades).
 --         When the history could not be written, its error is appended to the reply.
 
@@ -29,6 +32,7 @@
 --@include lib/lease.lua
 --@include lib/history.lua
 --@include lib/holder.lua
+--@include lib/grant.lua
 
 local lock, fence, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local readers, rinfo, xqueue = KEYS[6], KEYS[7], KEYS[8]
@@ -36,7 +40,8 @@ local owner, hold, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local waiter, heartbeat = ARGV[4], tonumber(ARGV[5])
 local shared = ARGV[10] == 's'
 local history = KEYS[9]
-local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake}
+local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[10],
+           fence = fence, history = history, heartbeat = heartbeat}
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -75,13 +80,17 @@ local function forget_waiter()
   end
 end
 
-local function refuse()
+-- `grant_left`: the lock is an untaken grant that may be ended in that many ms.
+local function refuse(grant_left)
   drop_dead_waiters(q, now_ms)
+  local window = 0
   if waiter ~= '' then
-    enqueue_waiter(q, waiter, tonumber(t[1]) * 1000000 + tonumber(t[2]), not shared, now_ms,
-                   heartbeat)
+    local info = table.concat({owner, hold, ARGV[3], ARGV[6], ARGV[7], ARGV[8], ARGV[9]}, '\t')
+    local arrival_us = tonumber(t[1]) * 1000000 + tonumber(t[2])
+    window = enqueue_waiter(q, waiter, arrival_us, not shared, now_ms, heartbeat, info)
   end
-  local left = redis.call('PTTL', lock)
+  -- Its grantee may be dead: wait at most until then.
+  local left = grant_left or redis.call('PTTL', lock)
   local h = redis.call('HMGET', lock, 'host', 'pid', 'user', 'cmd', 'since', 'fence', 'until')
   local nreaders = redis.call('ZCARD', readers)
   if left < 0 and nreaders > 0 then
@@ -111,7 +120,7 @@ local function refuse()
   end
   return with_error({0, left, h[1] or '', tonumber(h[2] or 0), h[3] or '', h[4] or '',
                      tonumber(h[5] or 0), tonumber(h[6] or 0), waiters, nreaders,
-                     tonumber(h[7] or 0)}, err)
+                     tonumber(h[7] or 0), window}, err)
 end
 
 local function record_acquired(mode, token)
@@ -144,7 +153,11 @@ if current == owner then
   return {1, tonumber(h[1]), tonumber(h[2]), 'x'}
 end
 if current then
-  return refuse()
+  -- A grant its waiter did not take in time is ended here, and the lock is free.
+  local grant_left = q.info and untaken_grant(q, lock, now_ms)
+  if grant_left ~= 0 then
+    return refuse(grant_left or nil)
+  end
 end
 
 purge_expired_readers()
@@ -188,7 +201,11 @@ if head then
   head = redis.call('ZRANGE', queue, 0, 0)[1]
 end
 if head and head ~= waiter then
-  -- The head may have missed its wake-up (e.g. it was reconnecting): nudge it again.
+  -- The head may have missed its wake-up (e.g. it was reconnecting), or be dead: an exclusive
+  -- head is handed the lock, for at most a heartbeat unless it takes it; another one is nudged.
+  if q.info and redis.call('ZSCORE', xqueue, head) and grant_lock(q, lock, head, t, now_ms) then
+    return refuse(tonumber(redis.call('HGET', lock, 'grant_by')) - now_ms)
+  end
   wake_up(wake .. head, 2 * heartbeat)
   return refuse()
 end

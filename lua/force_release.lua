@@ -39,6 +39,11 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', readers, '(' .. now_ms, '+inf'))
     broken[#broken + 1] = {'s', f[2], f[3], f[4], f[5], f[6], f[7]}
   end
 end
+-- A grant not taken yet goes with its token (lib/grant.lua), so its waiter never starts on it.
+local grantee = redis.call('HGET', lock, 'grant')
+if grantee then
+  redis.call('DEL', wake .. grantee)
+end
 redis.call('DEL', lock, readers, rinfo)
 if #broken == 0 then
   return {0, ''}

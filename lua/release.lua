@@ -3,7 +3,8 @@
 --
 --   redis-cli --eval build/lua/release.lua dlock:{job}:lock dlock:{job}:queue dlock:{job}:alive \
 --     dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo dlock:{job}:xqueue \
---     dlock:{job}:history , OWNER HOLD HEARTBEAT_MS MODE EXIT_STATUS MIN_HOLD_MS FENCE
+--     dlock:{job}:history dlock:{job}:winfo dlock:{job}:fence , OWNER HOLD HEARTBEAT_MS MODE \
+--     EXIT_STATUS MIN_HOLD_MS FENCE
 --
 -- MODE is 'x' (exclusive, default) or 's' (shared). Idempotent: releasing the same hold id
 -- twice changes nothing the second time.
@@ -13,6 +14,8 @@
 -- acquisition, the hash stays, owner-less (nobody can renew or re-enter it) and marked with
 -- `until`, and expires by itself at acquisition + MIN_HOLD_MS. Waiters are not woken then:
 -- their waits are bounded by the key's PTTL.
+-- Optional: KEYS[9] the waiters' details and KEYS[10] the fencing counter: given, a free lock is
+-- granted to an exclusive head of the queue instead of waking it (lib/grant.lua).
 -- Optional: FENCE, the lease's fencing token. A hold not found is looked up in the recent
 -- history: a release of that token recorded there means this is a retry of a release that ran
 -- but lost its reply, answered "released"; otherwise the lease vanished (a restart without
@@ -31,7 +34,8 @@ local readers, rinfo, xqueue, history = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local owner, hold, heartbeat = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local exit_status, min_hold = ARGV[5] or '', tonumber(ARGV[6] or 0) or 0
 local fence = ARGV[7] or ''
-local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake}
+local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[9],
+           fence = KEYS[10], history = history, heartbeat = heartbeat}
 
 local function now_ms()
   local t = redis.call('TIME')
@@ -144,5 +148,7 @@ if min_hold > 0 and now < held_until then
                                            held_until))
 end
 redis.call('DEL', lock)
+-- Recorded first: the next holder's acquisition (a grant) follows it in the history.
+local err = record_release('x', m[1], m[2], m[3], m[4], m[5], m[6], now)
 wake_waiters()
-return with_error({1, 0}, record_release('x', m[1], m[2], m[3], m[4], m[5], m[6], now))
+return with_error({1, 0}, err)

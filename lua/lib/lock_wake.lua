@@ -2,9 +2,11 @@
 
 --@include lib/waiters.lua
 --@include lib/wake.lua
+--@include lib/grant.lua
 
 -- Wake the waiters that can now proceed, and only those: the head if it is a writer and nothing
--- is held, or every reader queued before the first writer if no writer holds. `q`: the queue
+-- is held (granted the lock when grants are on: lib/grant.lua), or every reader queued before
+-- the first writer if no writer holds. `q`: the queue
 -- (lib/waiters.lua); `lock`: the exclusive holder hash; `readers`: the shared holds (zset hold id
 -- -> deadline ms); wake lists live two heartbeats. The queue is usually empty, so look before
 -- purging.
@@ -22,6 +24,9 @@ local function wake_lock_waiters(q, lock, readers, heartbeat)
   local woken
   if redis.call('ZSCORE', q.xqueue, head) then
     if redis.call('ZCOUNT', readers, '(' .. now_ms, '+inf') > 0 then
+      return
+    end
+    if grant_lock(q, lock, head, t, now_ms) then
       return
     end
     woken = {head}

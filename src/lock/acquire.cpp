@@ -1,6 +1,7 @@
 #include "lock/acquire.hpp"
 
 #include "lock/backoff.hpp"
+#include "lock/lease_clock.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
 
@@ -65,6 +66,47 @@ Millis block_for(const AcquireOutcome& last, Millis left, Millis slice) {
     return std::max(block, Millis(1));
 }
 
+// The lease a wake-up granted us, if any and if we may start on it at once. A release grants
+// the lease after the script of our last refused acquire ran (a later one would have found it
+// ours), so the lease lasts at least until that acquire's send time + TTL. Trusted while no
+// more than a renewal interval of that has passed: the watchdog renews it then at once, and the
+// command is not stopped for want of time (the stop comes at least a safety margin and a
+// --kill-after, itself at most an interval, before the end). An older grant is confirmed by the
+// next acquire (our own request replayed) with a fresh send time.
+std::optional<Acquired> granted(const Wake& wake, const AcquireSpec& spec,
+                                Clock::time_point refused_sent_at) {
+    if (!wake.granted_fence || spec.request.shared)
+        return std::nullopt;
+    if (Clock::now() - refused_sent_at > renewal_interval(spec.request.ttl))
+        return std::nullopt;
+    return Acquired{*wake.granted_fence, 1, false, refused_sent_at, 0, 0};
+}
+
+// Blocks until woken, handed the lease (returned), or due to ask again: never past `deadline`,
+// nor past our heartbeat window (a third of it, so a slow reply still comes in time). A nudge
+// (we are next in the queue) only shortens the wait: the server now expects us within a
+// heartbeat.
+std::optional<Acquired> wait_turn(Backend& backend, const AcquireSpec& spec,
+                                  const AcquireOutcome& last, Clock::time_point refused_sent_at,
+                                  Clock::time_point deadline, Backoff& backoff) {
+    const Millis slice = spec.request.heartbeat / 3;
+    Millis block = last.heartbeat_window > Millis(0) ? last.heartbeat_window / 3 : slice;
+    for (;;) {
+        auto woken = backend.await_grant(spec.keys, spec.request.waiter_id,
+                                         block_for(last, until(deadline), block));
+        if (!woken) {
+            log::debug("waiting for {}: {}; retrying", spec.keys.lock, woken.error().message);
+            std::this_thread::sleep_for(std::min(backoff.next(), until(deadline)));
+            return std::nullopt;
+        }
+        if (auto grant = granted(*woken, spec, refused_sent_at))
+            return grant;
+        if (!woken->nudged || until(deadline) == Millis(0) || abandoned(spec))
+            return std::nullopt;
+        block = slice;
+    }
+}
+
 } // namespace
 
 AcquireResult acquire(Backend& backend, AcquireSpec spec) {
@@ -72,11 +114,9 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
     const auto deadline = spec.wait ? Clock::now() + *spec.wait : Clock::time_point::max();
     if (may_wait)
         spec.request.waiter_id = random_hex(8);
-    // A waiter re-runs the acquire script at least this often, refreshing its heartbeat.
-    const Millis slice = spec.request.heartbeat / 3;
-
     AcquireOutcome last;
-    bool queued = false; // a reply said we were queued
+    Clock::time_point refused_sent_at; // when the acquire of `last` was sent
+    bool queued = false;               // a reply said we were queued
     Backoff backoff;
     for (;;) {
         const auto sent_at = Clock::now();
@@ -103,6 +143,7 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
                             sent_at,        outcome->permit_limit, outcome->permits_held};
         last = *outcome;
         queued = may_wait;
+        refused_sent_at = sent_at;
 
         const Millis left = until(deadline);
         if (!may_wait || left == Millis(0) || abandoned(spec)) {
@@ -113,12 +154,8 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
         }
         if (spec.on_wait)
             spec.on_wait(last);
-        auto woken =
-            backend.await_wake(spec.keys, spec.request.waiter_id, block_for(last, left, slice));
-        if (!woken) {
-            log::debug("waiting for {}: {}; retrying", spec.keys.lock, woken.error().message);
-            std::this_thread::sleep_for(std::min(backoff.next(), until(deadline)));
-        }
+        if (auto grant = wait_turn(backend, spec, last, refused_sent_at, deadline, backoff))
+            return *grant;
     }
 }
 

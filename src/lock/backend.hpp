@@ -52,6 +52,9 @@ struct AcquireOutcome {
     int64_t shared_holders = 0; // when refused: current shared holds
     // When refused by a finished holder kept by --min-hold: until when (server ms); 0 otherwise.
     int64_t held_until_ms = 0;
+    // When refused and queued: how long the waiter may stay silent before it counts as dead
+    // (longer deep in a long queue); 0: one heartbeat, as asked.
+    Millis heartbeat_window{0};
     // From a semaphore: its limit (0: not a semaphore) and the permits held (when acquired:
     // with ours); when refused, also the first few holders (`holder` is the first of them).
     int64_t permit_limit = 0;
@@ -61,6 +64,16 @@ struct AcquireOutcome {
     // replicas acknowledged it than --min-replicas): the transient error that says so. The
     // caller gives the hold back (lock::give_back) and may try again.
     std::optional<Error> unreplicated;
+};
+
+// How a waiter's wait ended: woken, or not (its timeout passed); and when a release handed it
+// the lease while it queued (a grant), the lease's fencing token. A granted lease is held as if
+// this waiter's acquire had taken it after its last refused one ran.
+struct Wake {
+    bool woken = false;
+    std::optional<int64_t> granted_fence;
+    // Woken only to come back within one heartbeat: the waiter is next in the queue.
+    bool nudged = false;
 };
 
 // The last word on a hold: besides who releases what, what the history records and how long
@@ -128,6 +141,14 @@ class Backend {
     // Blocks until this waiter is woken (true) or `timeout` passes (false).
     virtual Result<bool> await_wake(const Keys& keys, std::string_view waiter_id,
                                     Millis timeout) = 0;
+    // As await_wake; a store that hands a released lease to the head of the queue says so when
+    // that is what woke the waiter. A grant popped here is the waiter's: its reply lost, the
+    // waiter's next acquire finds it (a replay of its own request).
+    virtual Result<Wake> await_grant(const Keys& keys, std::string_view waiter_id, Millis timeout) {
+        auto woken = await_wake(keys, waiter_id, timeout);
+        TRY(woken);
+        return Wake{*woken, std::nullopt};
+    }
     // The waiter gives up its place; whoever can now proceed is woken.
     virtual Result<void> leave_queue(const Keys& keys, std::string_view waiter_id,
                                      Millis heartbeat) = 0;

@@ -62,10 +62,10 @@ Result<std::string> validate_prefix(std::string_view prefix) {
 
 Keys Keys::of(std::string_view prefix, std::string_view name) {
     const std::string base = key_base(prefix, name);
-    return Keys{base + "lock",    base + "fence",   base + "queue",    base + "alive",
-                base + "wake:",   base + "readers", base + "rinfo",    base + "xqueue",
-                base + "history", base + "sem",     base + "permits",  base + "squeue",
-                base + "salive",  base + "swake:",  base + "released:"};
+    return Keys{base + "lock",    base + "fence",   base + "queue",     base + "alive",
+                base + "wake:",   base + "readers", base + "rinfo",     base + "xqueue",
+                base + "history", base + "sem",     base + "permits",   base + "squeue",
+                base + "salive",  base + "swake:",  base + "released:", base + "winfo"};
 }
 
 LatchKeys LatchKeys::of(std::string_view prefix, std::string_view name) {

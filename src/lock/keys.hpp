@@ -37,6 +37,9 @@ struct Keys {
     // permit for as long as it could have lasted, so that a retried release can tell its own
     // earlier success from a permit that vanished (locks look in their history instead).
     std::string released;
+    // hash: exclusive waiter id -> what a release needs to grant it the lock (owner, hold id,
+    // TTL, host, pid, user, cmd); lives with the queue (see docs/internals.md, "Waiting").
+    std::string winfo;
 
     static Keys of(std::string_view prefix, std::string_view name);
 };

@@ -288,13 +288,15 @@ TEST_CASE("a Cluster topology of 40000 masters is one error, no crash", "[e2e][h
 
 namespace {
 
-// A server that grants every acquire (acquire.lua has 9 keys) and answers the release
-// (release.lua has 8) with `release`, WAIT with `wait`, anything else +OK.
+// A server that grants every acquire (acquire.lua: the lock, then the fencing counter) and
+// answers the release (release.lua: the lock, then the queue) with `release`, WAIT with `wait`,
+// anything else +OK.
 FakeRespServer granting(std::string release, std::string wait = ":0\r\n") {
     return FakeRespServer([=](const std::vector<std::string>& command) {
-        if (command.size() > 2 && command[0] == "EVALSHA" && command[2] == "9")
+        const bool script = command.size() > 4 && command[0] == "EVALSHA";
+        if (script && command[4].ends_with(":fence"))
             return FakeAnswer{"*4\r\n:1\r\n:42\r\n:1\r\n$1\r\nx\r\n"};
-        if (command.size() > 2 && command[0] == "EVALSHA" && command[2] == "8")
+        if (script && command[4].ends_with(":queue"))
             return FakeAnswer{release};
         if (!command.empty() && command[0] == "WAIT")
             return FakeAnswer{wait};

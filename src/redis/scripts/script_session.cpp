@@ -212,6 +212,13 @@ Result<Reply> ScriptSession::command(std::string_view key,
 }
 
 Result<bool> ScriptSession::blpop(std::string_view key, Millis timeout) {
+    auto popped = blpop_value(key, timeout);
+    TRY(popped);
+    return popped->has_value();
+}
+
+Result<std::optional<std::string>> ScriptSession::blpop_value(std::string_view key,
+                                                              Millis timeout) {
     const auto deadline = Clock::now() + timeout;
     const std::string k(key);
     auto popped = routed<Result<Reply>>(key, [&](Connection& conn, bool asking) -> Result<Reply> {
@@ -233,7 +240,11 @@ Result<bool> ScriptSession::blpop(std::string_view key, Millis timeout) {
     });
     if (!popped)
         return tl::unexpected(classify_server_error(std::move(popped.error())));
-    return !popped->is_nil();
+    if (popped->is_nil())
+        return std::optional<std::string>();
+    // BLPOP answers [key, element]; LPOP the element.
+    const ReplyView element = popped->is_array() ? (*popped)[1] : ReplyView(*popped);
+    return std::optional<std::string>(element.str());
 }
 
 void ScriptSession::confirm_master() {

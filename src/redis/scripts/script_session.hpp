@@ -57,6 +57,8 @@ class ScriptSession {
     Result<Reply> command(std::string_view key, std::initializer_list<std::string_view> args);
     // Pops one element of list `key`, waiting up to `timeout`: true when one was popped.
     Result<bool> blpop(std::string_view key, Millis timeout);
+    // As blpop: the element popped, nullopt when none was.
+    Result<std::optional<std::string>> blpop_value(std::string_view key, Millis timeout);
 
     // Sentinel: checks with the sentinels that the master has not moved (see SentinelTopology).
     void confirm_master();

@@ -5,11 +5,36 @@
 #include "redis/stores/history.hpp"
 #include "redis/topology/replication.hpp"
 
+#include <charconv>
+
 namespace dlock::redis {
 namespace {
 
 std::string ms(Millis d) {
     return std::to_string(d.count());
+}
+
+// A release hands the lease to the head of the queue only if that waiter asked for grants: not
+// when its leases must be acknowledged by replicas (--min-replicas), which a release's grant
+// is not. A grant is a token "g<fencing token>" in the waiter's wake list (lua/lib/grant.lua).
+bool grants_on(const Deployment& d) {
+    const bool replicated = d.replication.min_replicas > 0 ||
+                            (d.replication.automatic && d.kind == Deployment::Kind::sentinel);
+    return !replicated;
+}
+
+constexpr std::string_view kGrantPrefix = "g";
+constexpr std::string_view kNudge = "n"; // next in the queue: come back within a heartbeat
+
+std::optional<int64_t> granted_fence(std::string_view token) {
+    if (!token.starts_with(kGrantPrefix))
+        return std::nullopt;
+    token.remove_prefix(kGrantPrefix.size());
+    int64_t fence = 0;
+    auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), fence);
+    if (ec != std::errc() || end != token.data() + token.size() || fence <= 0)
+        return std::nullopt;
+    return fence;
 }
 
 } // namespace
@@ -18,10 +43,13 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
                                                   const lock::AcquireRequest& r) {
     const std::string ttl = ms(r.ttl), heartbeat = ms(r.heartbeat);
     const std::string pid = std::to_string(r.self.pid);
+    std::vector<std::string_view> key_list{keys.lock,  keys.fence,  keys.queue,
+                                           keys.alive, keys.wake,   keys.readers,
+                                           keys.rinfo, keys.xqueue, keys.history};
+    if (grants_on(session_.deployment()))
+        key_list.push_back(keys.winfo);
     auto [replies, acks, replication] =
-        session_.run_acknowledged(scripts::acquire,
-                                  {keys.lock, keys.fence, keys.queue, keys.alive, keys.wake,
-                                   keys.readers, keys.rinfo, keys.xqueue, keys.history},
+        session_.run_acknowledged(scripts::acquire, key_list,
                                   {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, r.self.host,
                                    pid, r.self.user, r.self.command, r.shared ? "s" : "x"});
     TRY(replies.front());
@@ -41,15 +69,16 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
             out.unreplicated = replicated.error();
         return out;
     }
-    if (v.size() != 11 && v.size() != 12)
+    if (v.size() != 12 && v.size() != 13)
         return tl::unexpected(bad_reply(scripts::acquire));
-    note_history_error(v, 11, keys.history);
+    note_history_error(v, 12, keys.history);
     out.lease_left = Millis(v[1].as_int());
     if (!v[2].str().empty() || v[3].as_int() != 0)
         out.holder = holder_at(v, 2);
     out.waiters = v[8].as_int();
     out.shared_holders = v[9].as_int();
     out.held_until_ms = v[10].as_int();
+    out.heartbeat_window = Millis(v[11].as_int());
     return out;
 }
 
@@ -78,7 +107,7 @@ Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
     auto reply =
         run(scripts::release,
             {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.xqueue,
-             keys.history},
+             keys.history, keys.winfo, keys.fence},
             {r.owner, r.hold_id, heartbeat, r.shared ? "s" : "x", exit_status, min_hold, fence});
     TRY(reply);
     if (reply->size() != 2 && reply->size() != 3)
@@ -94,11 +123,21 @@ Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view wa
     return session_.blpop(keys.wake + std::string(waiter_id), timeout);
 }
 
+Result<lock::Wake> LockBackend::await_grant(const lock::Keys& keys, std::string_view waiter_id,
+                                            Millis timeout) {
+    auto popped = session_.blpop_value(keys.wake + std::string(waiter_id), timeout);
+    TRY(popped);
+    if (!*popped)
+        return lock::Wake{};
+    return lock::Wake{true, granted_fence(**popped), **popped == kNudge};
+}
+
 Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view waiter_id,
                                       Millis heartbeat) {
     const std::string heartbeat_text = ms(heartbeat);
     auto reply = run(scripts::leave,
-                     {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.xqueue},
+                     {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.xqueue,
+                      keys.winfo, keys.fence, keys.history},
                      {waiter_id, heartbeat_text});
     TRY(reply);
     return {};

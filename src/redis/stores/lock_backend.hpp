@@ -25,6 +25,8 @@ class LockBackend final : public lock::Backend, public lock::History {
                                            const lock::ReleaseRequest& request) override;
     Result<bool> await_wake(const lock::Keys& keys, std::string_view waiter_id,
                             Millis timeout) override;
+    Result<lock::Wake> await_grant(const lock::Keys& keys, std::string_view waiter_id,
+                                   Millis timeout) override;
     Result<void> leave_queue(const lock::Keys& keys, std::string_view waiter_id,
                              Millis heartbeat) override;
 

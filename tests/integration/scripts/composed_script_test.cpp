@@ -71,7 +71,7 @@ TEST_CASE("redis-cli --eval runs the composed lock scripts, wake-ups included", 
 
     auto refused =
         lines(*redis_cli_eval(*server, "acquire", acquire_keys, acquire_args("o2", "h2", "w2")));
-    REQUIRE(refused.size() == 11);
+    REQUIRE(refused.size() == 12);
     CHECK(refused[0] == "0");
     CHECK(server->cmd({"ZCARD", keys.queue}).integer() == 1); // queued by lib/waiters.lua
 

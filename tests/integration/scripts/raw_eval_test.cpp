@@ -48,11 +48,11 @@ TEST_CASE("raw acquire returns {1, token, holds, mode} when taken", "[raw-eval]"
     CHECK(again[2].integer() == 2);
 }
 
-TEST_CASE("raw acquire returns the eleven-field refusal when held", "[raw-eval]") {
+TEST_CASE("raw acquire returns the twelve-field refusal when held", "[raw-eval]") {
     REQUIRE_REDIS(server);
     auto taken = acquire(*server, "o1", "h1");
     auto r = acquire(*server, "o2", "h2", "w2");
-    REQUIRE(r.size() == 11);
+    REQUIRE(r.size() == 12);
     CHECK(r[0].integer() == 0);
     CHECK(r[1].integer() > 29'000);              // pttl
     CHECK(r[2].str() == "web-1");                // host
@@ -64,6 +64,7 @@ TEST_CASE("raw acquire returns the eleven-field refusal when held", "[raw-eval]"
     CHECK(r[8].integer() == 1);                  // queued waiters
     CHECK(r[9].integer() == 0);                  // shared holders
     CHECK(r[10].integer() == 0);                 // held until (--min-hold)
+    CHECK(r[11].integer() > 0);                  // how long the queued waiter may stay silent
 }
 
 TEST_CASE("raw acquire refusal of a free lock with a queue has empty holder fields", "[raw-eval]") {
@@ -72,7 +73,7 @@ TEST_CASE("raw acquire refusal of a free lock with a queue has empty holder fiel
     acquire(*server, "o2", "h2", "w2");
     release(*server, "o1", "h1");
     auto r = acquire(*server, "o3", "h3", "w3");
-    REQUIRE(r.size() == 11);
+    REQUIRE(r.size() == 12);
     CHECK(r[0].integer() == 0);
     // Free, so no lease to wait for: until the first heartbeat in the queue (w2's) may lapse.
     CHECK(r[1].integer() > 0);

@@ -1,0 +1,94 @@
+// The hand-over between processes: a release hands the lock to the first live waiter, which
+// starts its command without asking again; a waiter that dies or gives up meanwhile never
+// leaves the name held by nobody.
+
+#include "e2e/e2e_helpers.hpp"
+
+using namespace dlock::test;
+using namespace dlock::test::e2e;
+
+TEST_CASE("a waiter handed the lock shows in status and history like any holder",
+          "[e2e][wait][grant]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir);
+    auto waiter = start(*server,
+                        {"run", "-w", "30s", "job", "-c",
+                         "touch \"$D/granted\"; while [ ! -e \"$D/done\" ]; do sleep "
+                         "0.05; done"},
+                        {{"D", dir.path()}});
+    REQUIRE(eventually([&] { return server->cmd({"ZCARD", key("job", "queue")}).integer() == 1; }));
+    let_go(dir, {holder.get()});
+    REQUIRE(eventually([&] { return file_exists(dir / "granted"); }, 20s));
+
+    auto status = run(*server, {"status", "job"});
+    INFO("status: " << status.out << status.err);
+    CHECK(status.exit_code == 0);
+    CHECK(status.out.find("while [ ! -e") != std::string::npos);
+    CHECK(status.out.find(std::to_string(waiter->pid())) != std::string::npos);
+
+    auto history = run(*server, {"history", "job"});
+    INFO("history: " << history.out << history.err);
+    CHECK(history.exit_code == 0);
+    CHECK(history.out.find("while [ ! -e") != std::string::npos);
+
+    touch(dir / "done");
+    CHECK(waiter->wait(20s).exit_code == 0);
+    CHECK_FALSE(exists(*server, key("job")));
+}
+
+TEST_CASE("a hand-off racing the waiter's own timeout never leaves the name held",
+          "[e2e][wait][grant]") {
+    REQUIRE_REDIS(server);
+    // The holder lets go around the moment the waiter gives up: the waiter either runs (0) or
+    // gives up (75) and never runs afterwards; either way nothing holds the name once both end.
+    for (const auto offset : {-60ms, -20ms, 0ms, 20ms, 60ms}) {
+        INFO("release at the waiter's timeout " << offset.count() << " ms");
+        TempDir dir;
+        auto holder = start_holder(*server, dir);
+        const auto queued_at = Clock::now();
+        auto waiter = start(*server, {"run", "-w", "700ms", "job", "--", "touch", dir / "ran"});
+        REQUIRE(eventually([&] {
+            return server->cmd({"ZCARD", key("job", "queue")}).integer() == 1;
+        }));
+        std::this_thread::sleep_until(queued_at + 700ms + offset);
+        let_go(dir, {holder.get()});
+        auto r = waiter->wait(20s);
+        INFO("stderr: " << r.err);
+        CHECK((r.exit_code == 0 || r.exit_code == 75));
+        CHECK(file_exists(dir / "ran") == (r.exit_code == 0));
+        CHECK_FALSE(exists(*server, key("job")));
+        CHECK(server->cmd({"ZCARD", key("job", "queue")}).integer() == 0);
+    }
+}
+
+TEST_CASE("a queue of waiters killed with -9 frees the name within a heartbeat each",
+          "[e2e][wait][grant]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir);
+    std::vector<std::unique_ptr<Process>> doomed;
+    for (int i = 0; i < 2; ++i) {
+        doomed.push_back(
+            start(*server, {"run", "-w", "60s", "job", "--", "touch", dir / "doomed"}));
+        const int64_t queued = i + 1;
+        REQUIRE(eventually([&] {
+            return server->cmd({"ZCARD", key("job", "queue")}).integer() == queued;
+        }));
+    }
+    auto next = start(*server, {"run", "-w", "60s", "job", "--", "touch", dir / "next-ran"});
+    REQUIRE(eventually([&] { return server->cmd({"ZCARD", key("job", "queue")}).integer() == 3; }));
+    for (auto& d : doomed) {
+        d->signal(SIGKILL);
+        d->wait(5s);
+    }
+    const auto released = Clock::now();
+    let_go(dir, {holder.get()});
+    auto r = next->wait(30s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    // Each dead waiter is dropped (or its hand-off ended) within its 3 s heartbeat.
+    CHECK(since(released) < 12s);
+    CHECK(file_exists(dir / "next-ran"));
+    CHECK_FALSE(file_exists(dir / "doomed"));
+}
