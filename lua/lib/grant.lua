@@ -41,14 +41,19 @@ local function record_grant(q, fields)
   history_append(q.history, kept)
 end
 
--- The new head of the queue must come back within a heartbeat: it is the one to notice a grant
--- its predecessor never takes.
+-- The waiters next in line must come back within a heartbeat: they are the ones to notice a
+-- grant their predecessor never takes. All of the first WINDOW_STEP, not only the new head, so
+-- that several dead waiters in a row lapse together instead of one heartbeat each; a waiter is
+-- cut back once, when it comes that near the head, so this costs one nudge per waiter whatever
+-- the queue's length.
 local function nudge_next(q, now_ms)
-  local head = redis.call('ZRANGE', q.queue, 0, 0)[1]
   local by = now_ms + q.heartbeat
-  if head and tonumber(redis.call('ZSCORE', q.alive, head)) > by then
-    redis.call('ZADD', q.alive, 'XX', by, head)
-    wake_with(q.wake .. head, 'n', 2 * q.heartbeat)
+  for _, id in ipairs(redis.call('ZRANGE', q.queue, 0, WINDOW_STEP - 1)) do
+    local deadline = tonumber(redis.call('ZSCORE', q.alive, id))
+    if deadline and deadline > by then
+      redis.call('ZADD', q.alive, 'XX', by, id)
+      wake_with(q.wake .. id, 'n', 2 * q.heartbeat)
+    end
   end
 end
 

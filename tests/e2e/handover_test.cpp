@@ -87,8 +87,9 @@ TEST_CASE("a queue of waiters killed with -9 frees the name within a heartbeat e
     auto r = next->wait(30s);
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == 0);
-    // Each dead waiter is dropped (or its hand-off ended) within its 3 s heartbeat.
-    CHECK(since(released) < 12s);
+    // Each dead waiter is dropped (or its hand-off ended) within its 3 s heartbeat; a hand-off
+    // kept for a lease (30 s) would take longer than this generous bound.
+    CHECK(since(released) < 25s);
     CHECK(file_exists(dir / "next-ran"));
     CHECK_FALSE(file_exists(dir / "doomed"));
 }

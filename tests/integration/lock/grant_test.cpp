@@ -258,3 +258,33 @@ TEST_CASE("a deep waiter may stay silent longer, and is nudged back once it is n
     CHECK(woken.nudged);
     CHECK_FALSE(woken.granted_fence);
 }
+
+TEST_CASE("a grant cuts back the next few deep waiters together, so dead ones lapse together",
+          "[grant]") {
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    const auto keys = job_keys();
+    REQUIRE(try_acquire(*backend, request("owner-h", "hold-h")).acquired);
+    std::vector<std::string> ids;
+    for (int i = 0; i < 40; ++i)
+        ids.push_back(fmt::format("w{:02}", i));
+    for (const auto& id : ids)
+        (void)try_acquire(*backend, waiter(id));
+    // The waiters queued deep keep their long windows while those ahead leave.
+    for (size_t i = 0; i < 30; ++i)
+        ok(backend->leave_queue(keys, ids[i], 3s));
+    const auto now = server_time_ms(*server);
+    for (size_t i = 31; i < 36; ++i)
+        REQUIRE(server->cmd({"ZSCORE", keys.alive, ids[i]}).as_int() > now + 3500);
+
+    REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
+    REQUIRE(hget(*server, keys.lock, "owner") == "owner-w30");
+    // The four next in line must all come back within a heartbeat; the fifth may stay silent.
+    const auto by = server_time_ms(*server) + 3000;
+    for (size_t i = 31; i < 35; ++i) {
+        CAPTURE(ids[i]);
+        CHECK(server->cmd({"ZSCORE", keys.alive, ids[i]}).as_int() <= by);
+        CHECK(ok(backend->await_grant(keys, ids[i], 1s)).nudged);
+    }
+    CHECK(server->cmd({"ZSCORE", keys.alive, ids[35]}).as_int() > by + 500);
+}
