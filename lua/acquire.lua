@@ -40,6 +40,8 @@ local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake}
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+-- now_ms as digits, for the arguments of redis.call: a Lua number there costs Redis a printf.
+local now_digits = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
 
 -- Appends an event to the history; it never fails the acquisition (lib/history.lua). The
 -- arguments alternate names and values; missing and empty values are left out.
@@ -69,8 +71,12 @@ local function purge_expired_readers()
   end
 end
 
+-- Usually nobody holds, reads or queues: one look at the three keys (a missing key holds nobody)
+-- then spares the ownership, reader and queue checks, and the caller has no queue entry either.
+local idle = redis.call('EXISTS', lock, readers, queue) == 0
+
 local function forget_waiter()
-  if waiter ~= '' then
+  if waiter ~= '' and not idle then
     drop_waiter(q, waiter)
   end
 end
@@ -114,9 +120,21 @@ local function refuse()
                      tonumber(h[7] or 0)}, err)
 end
 
-local function record_acquired(mode, token)
-  return record('event', 'acquire', 'mode', mode, 'host', ARGV[6], 'pid', ARGV[7],
-                'user', ARGV[8], 'command', ARGV[9], 'fence', ms(token), 'start_ms', ms(now_ms))
+-- Records a new acquisition like record() would, without its generic pass over every field:
+-- only the caller's own fields may be empty.
+local function record_acquired(mode, token_digits)
+  local fields = {'event', 'acquire', 'mode', mode}
+  for i, name in ipairs({'host', 'pid', 'user', 'command'}) do
+    if ARGV[5 + i] ~= '' then
+      fields[#fields + 1] = name
+      fields[#fields + 1] = ARGV[5 + i]
+    end
+  end
+  fields[#fields + 1] = 'fence'
+  fields[#fields + 1] = token_digits
+  fields[#fields + 1] = 'start_ms'
+  fields[#fields + 1] = now_digits
+  return history_append(history, fields)
 end
 
 local function take_shared(token)
@@ -124,21 +142,21 @@ local function take_shared(token)
   redis.call('HSET', rinfo, hold,
              holder_info(owner, ARGV[6], ARGV[7], ARGV[8], ARGV[9], now_ms, token))
   local holds = redis.call('HINCRBY', rinfo, 'o:' .. owner, 1)
-  extend_expiry({readers, rinfo}, ttl)
+  extend_expiry({readers, rinfo}, ARGV[3])
   forget_waiter()
   -- Only the owner's first shared hold is an acquisition; later ones are re-entries.
-  local err = holds == 1 and record_acquired('s', token) or nil
+  local err = holds == 1 and record_acquired('s', ms(token)) or nil
   return with_error({1, token, holds, 's'}, err)
 end
 
-local current = redis.call('HGET', lock, 'owner')
+local current = not idle and redis.call('HGET', lock, 'owner')
 if current == owner then
   -- Re-entry by the exclusive owner (also when it asks for shared), or a replay of our own
   -- request: one hold per hold id.
   if redis.call('HSETNX', lock, 'h:' .. hold, 1) == 1 then
     redis.call('HINCRBY', lock, 'holds', 1)
   end
-  extend_expiry({lock}, ttl)
+  extend_expiry({lock}, ARGV[3])
   forget_waiter()
   local h = redis.call('HMGET', lock, 'fence', 'holds')
   return {1, tonumber(h[1]), tonumber(h[2]), 'x'}
@@ -147,8 +165,14 @@ if current then
   return refuse()
 end
 
-purge_expired_readers()
-local my_reads = tonumber(redis.call('HGET', rinfo, 'o:' .. owner) or 0)
+local my_reads = 0
+if not idle then
+  purge_expired_readers()
+  my_reads = tonumber(redis.call('HGET', rinfo, 'o:' .. owner) or 0)
+end
+if shared and idle then
+  return take_shared(next_fence(fence, t))
+end
 if shared then
   local mine = redis.call('HGET', rinfo, hold)
   if mine then
@@ -176,13 +200,13 @@ end
 if my_reads > 0 then
   return {-1}
 end
-if redis.call('ZCARD', readers) > 0 then
+if not idle and redis.call('ZCARD', readers) > 0 then
   return refuse()
 end
 
 -- Free. First come, first served: only the queue head (or anyone, if nobody queues) may take
 -- it. The queue is usually empty, so look before purging.
-local head = redis.call('ZRANGE', queue, 0, 0)[1]
+local head = not idle and redis.call('ZRANGE', queue, 0, 0)[1]
 if head then
   drop_dead_waiters(q, now_ms)
   head = redis.call('ZRANGE', queue, 0, 0)[1]
@@ -194,9 +218,10 @@ if head and head ~= waiter then
 end
 
 local token = next_fence(fence, t)
-redis.call('HSET', lock, 'owner', owner, 'holds', 1, 'h:' .. hold, 1, 'fence', token,
-           'since', now_ms, 'ttl', ttl, 'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
+local token_digits = ms(token)
+redis.call('HSET', lock, 'owner', owner, 'holds', '1', 'h:' .. hold, '1', 'fence', token_digits,
+           'since', now_digits, 'ttl', ARGV[3], 'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
            'cmd', ARGV[9])
-redis.call('PEXPIRE', lock, ttl)
+redis.call('PEXPIRE', lock, ARGV[3])
 forget_waiter()
-return with_error({1, token, 1, 'x'}, record_acquired('x', token))
+return with_error({1, token, 1, 'x'}, record_acquired('x', token_digits))

@@ -108,7 +108,9 @@ if ARGV[4] == 's' then
   return with_error({1, left}, err)
 end
 
-local h = redis.call('HMGET', lock, 'owner', 'holds', 'h:' .. hold, 'done_by')
+-- One read for the ownership check and, for the last hold, what its release records.
+local h = redis.call('HMGET', lock, 'owner', 'holds', 'h:' .. hold, 'done_by', 'host', 'pid',
+                     'user', 'cmd', 'since', 'fence')
 if h[1] ~= owner then
   if h[1] == '' and h[4] == owner then
     -- A replay of our final release, kept by --min-hold.
@@ -132,7 +134,7 @@ if holds > 1 then
   return {1, redis.call('HINCRBY', lock, 'holds', -1)}
 end
 local now = now_ms()
-local m = redis.call('HMGET', lock, 'host', 'pid', 'user', 'cmd', 'since', 'fence')
+local m = {unpack(h, 5, 10)} -- host, pid, user, cmd, since, fence
 local held_until = (tonumber(m[5]) or now) + min_hold
 if min_hold > 0 and now < held_until then
   -- --min-hold: keep the lease (owner-less, so nobody renews or re-enters it) until

@@ -1,12 +1,14 @@
 -- lib/history.lua: append to a name's history stream.
 
--- A history keeps about this many entries, for this long after its last write.
-local HISTORY_MAXLEN = 1000
-local HISTORY_TTL_MS = 30 * 86400 * 1000
+-- A history keeps about this many entries, for this long (30 days) after its last write. As
+-- strings: Redis formats a Lua number argument with a costly printf("%.17g") on every call.
+local HISTORY_MAXLEN = '1000'
+local HISTORY_TTL_MS = '2592000000'
 
 -- A number of ms (or a fencing token) as the digits of an integer: Lua would write 1.7e+12.
+-- (Integer formatting: "%.0f" goes through the much slower floating-point printf.)
 local function ms(n)
-  return string.format('%.0f', n)
+  return string.format('%d', n)
 end
 
 -- Append an event (`fields`: names and values alternating) to the stream `history` (nil: no
