@@ -133,7 +133,7 @@ if ((INSTR)); then
         done
         sleep 0.2 # the dump is written in one go; let it finish
         INSTRS[$s]=$(callgrind_annotate --inclusive=yes "$BENCH_TMP/cg.$CG_PID".* 2>/dev/null |
-            awk -v n="$INSTR_N" '/:evalShaCommand / { gsub(",", "", $1); printf "%.0f", $1 / n; exit }')
+            awk -v n="$INSTR_N" '/:evalShaCommand / && !done { gsub(",", "", $1); printf "%.0f", $1 / n; done = 1 }')
     done
 fi
 
