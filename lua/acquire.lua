@@ -43,19 +43,6 @@ local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 -- now_ms as digits, for the arguments of redis.call: a Lua number there costs Redis a printf.
 local now_digits = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
 
--- Appends an event to the history; it never fails the acquisition (lib/history.lua). The
--- arguments alternate names and values; missing and empty values are left out.
-local function record(...)
-  local given, fields = {...}, {}
-  for i = 1, select('#', ...), 2 do
-    if given[i + 1] and given[i + 1] ~= '' then
-      fields[#fields + 1] = given[i]
-      fields[#fields + 1] = given[i + 1]
-    end
-  end
-  return history_append(history, fields)
-end
-
 -- Shared holds whose lease ran out belong to crashed holders: drop them.
 local function purge_expired_readers()
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', readers, '-inf', now_ms)) do
@@ -108,33 +95,27 @@ local function refuse()
   local waiters = redis.call('ZCARD', queue)
   local err
   if waiter == '' then
-    err = record('event', 'skip', 'mode', shared and 's' or 'x', 'host', ARGV[6],
-                 'pid', ARGV[7], 'user', ARGV[8], 'command', ARGV[9], 'other_host', h[1],
-                 'other_pid', h[2], 'other_user', h[3], 'other_command', h[4],
-                 'other_since_ms', h[5], 'other_fence', h[6],
-                 'other_count', nreaders > 1 and tostring(nreaders) or '',
-                 'held_until_ms', h[7], 'waiters', waiters > 0 and tostring(waiters) or '')
+    err = history_add_present(history, 'event', 'skip', 'mode', shared and 's' or 'x',
+                              'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
+                              'command', ARGV[9], 'other_host', h[1], 'other_pid', h[2],
+                              'other_user', h[3], 'other_command', h[4],
+                              'other_since_ms', h[5], 'other_fence', h[6],
+                              'other_count', nreaders > 1 and tostring(nreaders) or '',
+                              'held_until_ms', h[7],
+                              'waiters', waiters > 0 and tostring(waiters) or '')
   end
   return with_error({0, left, h[1] or '', tonumber(h[2] or 0), h[3] or '', h[4] or '',
                      tonumber(h[5] or 0), tonumber(h[6] or 0), waiters, nreaders,
                      tonumber(h[7] or 0)}, err)
 end
 
--- Records a new acquisition like record() would, without its generic pass over every field:
--- only the caller's own fields may be empty.
+-- Records a new acquisition; it never fails it (lib/history.lua). Empty fields are left out;
+-- only the caller's own can be, and usually none is.
 local function record_acquired(mode, token_digits)
-  local fields = {'event', 'acquire', 'mode', mode}
-  for i, name in ipairs({'host', 'pid', 'user', 'command'}) do
-    if ARGV[5 + i] ~= '' then
-      fields[#fields + 1] = name
-      fields[#fields + 1] = ARGV[5 + i]
-    end
-  end
-  fields[#fields + 1] = 'fence'
-  fields[#fields + 1] = token_digits
-  fields[#fields + 1] = 'start_ms'
-  fields[#fields + 1] = now_digits
-  return history_append(history, fields)
+  local all = ARGV[6] ~= '' and ARGV[7] ~= '' and ARGV[8] ~= '' and ARGV[9] ~= ''
+  local add = all and history_add or history_add_present
+  return add(history, 'event', 'acquire', 'mode', mode, 'host', ARGV[6], 'pid', ARGV[7],
+             'user', ARGV[8], 'command', ARGV[9], 'fence', token_digits, 'start_ms', now_digits)
 end
 
 local function take_shared(token)

@@ -41,19 +41,15 @@ end
 -- Records the release of a lease acquired at `since`; it never fails the release
 -- (lib/history.lua).
 local function record_release(mode, host, pid, user, cmd, since, fence, now, held_until)
-  local fields = {'event', 'release', 'mode', mode, 'host', host or '', 'pid', pid or '',
-                  'user', user or '', 'command', cmd or '', 'fence', fence or '',
-                  'start_ms', since or '', 'end_ms', ms(now),
-                  'duration_ms', ms(math.max(0, now - (tonumber(since) or now)))}
-  if exit_status ~= '' then
-    fields[#fields + 1] = 'exit_status'
-    fields[#fields + 1] = exit_status
-  end
+  local extra = exit_status ~= '' and {'exit_status', exit_status} or {}
   if held_until then
-    fields[#fields + 1] = 'held_until_ms'
-    fields[#fields + 1] = ms(held_until)
+    extra[#extra + 1] = 'held_until_ms'
+    extra[#extra + 1] = ms(held_until)
   end
-  return history_append(history, fields)
+  return history_add(history, 'event', 'release', 'mode', mode, 'host', host or '',
+                     'pid', pid or '', 'user', user or '', 'command', cmd or '',
+                     'fence', fence or '', 'start_ms', since or '', 'end_ms', ms(now),
+                     'duration_ms', ms(math.max(0, now - (tonumber(since) or now))), unpack(extra))
 end
 
 local function wake_waiters()
