@@ -13,10 +13,12 @@
 # Part 1b (INSTR=1, default when valgrind is installed): the same phases (INSTR_N names, one round)
 # against a second redis-server run under callgrind: instructions per script call (inclusive cost
 # of evalShaCommand / calls), which unlike the times do not depend on the machine's load.
+# Part 3 (RUNS=0: skipped): RUNS real `dlock run NAME -- true`: scripts per run, their
+# usec_per_call, and the commands run inside them per run.
 # Part 2: `dlock bench` uncontended cycles/s vs the minimal lock in the same run, ROUNDS rounds,
 # median of the ratios (CYCLES=0: skipped).
 #
-#   bench/lua.sh        # N=2000 ROUNDS=5 CYCLES=2000 INSTR_N=200 [DLOCK=path LUA_DIR=dir TCP=1]
+#   bench/lua.sh  # N=2000 ROUNDS=5 CYCLES=2000 INSTR_N=200 RUNS=200 [DLOCK=path LUA_DIR=dir TCP=1]
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -25,6 +27,7 @@ N=${N:-2000}
 ROUNDS=${ROUNDS:-5}
 CYCLES=${CYCLES:-2000}
 INSTR_N=${INSTR_N:-200}
+RUNS=${RUNS:-200}
 if [[ -z ${INSTR:-} ]]; then
     INSTR=0
     command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null && INSTR=1
@@ -157,6 +160,41 @@ ratios "${U[acquire]}" "${U[release]}" "${U[min_acquire]}" "${U[min_release]}" u
 if ((INSTR)); then
     ratios "${INSTRS[acquire]}" "${INSTRS[release]}" "${INSTRS[min_acquire]}" \
         "${INSTRS[min_release]}" instructions
+fi
+
+# Part 3: real runs. RUNS x `dlock run NAME -- true`, then RUNS x the minimal lock as a shell
+# would run it (redis-cli EVALSHA SET NX, then redis-cli EVALSHA compare-and-delete): each call
+# comes from a new process, so Redis runs it with cold caches as in production.
+# stats_per RUNS LABEL: prints the scripts' calls and usec_per_call per run since CONFIG RESETSTAT,
+# and the commands run inside them; appends usec_per_call to $BENCH_TMP/real.
+stats_per() {
+    rcli info commandstats | tr -d '\r' | awk -F '[:,=]' -v n="$1" -v label="$2" \
+        -v out="$BENCH_TMP/real" '
+        /^cmdstat_/ { name = substr($1, 9)
+            if (name ~ /^eval/) { scripts += $3; usec += $5 }
+            else if (name !~ /^(config|info|command|hello|client|ping|role|script)/) {
+                nested += $3; parts = parts " " name "=" $3 / n } }
+        END { printf "%s x %d: %.2f scripts each, %.2f usec_per_call, %.2f commands inside each:%s\n",
+                     label, n, scripts / n, usec / scripts, nested / n, parts
+              print usec / scripts >> out }'
+}
+if ((RUNS > 0)); then
+    SOCK=$REDIS_SOCK
+    echo
+    : >"$BENCH_TMP/real"
+    rcli config resetstat >/dev/null
+    for ((i = 0; i < RUNS; i++)); do
+        "$DLOCK" --redis "unix://$REDIS_SOCK" run lua-bench-run -- true
+    done
+    stats_per "$RUNS" "dlock run NAME -- true"
+    rcli config resetstat >/dev/null
+    for ((i = 0; i < RUNS; i++)); do
+        rcli evalsha "$MIN_ACQUIRE" 1 minimal-run "token$i" >/dev/null
+        rcli evalsha "$MIN_RELEASE" 1 minimal-run "token$i" >/dev/null
+    done
+    stats_per "$RUNS" "redis-cli SET NX + compare-and-delete"
+    awk 'NR == 1 { d = $1 } NR == 2 { printf "real runs, usec_per_call dlock / minimal: %.2f\n", d / $1 }' \
+        "$BENCH_TMP/real"
 fi
 
 echo

@@ -22,13 +22,12 @@
 --         {-1} for an exclusive request by an owner holding the name shared (no upgrades).
 --         When the history could not be written, its error is appended to the reply.
 
--- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
---@include lib/waiters.lua
---@include lib/wake.lua
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys").
+-- The uncontended path needs only the first two; the others are included after it, so that it
+-- returns before Redis creates their functions (which it does on every call, and which cost
+-- about as much as a few commands).
 --@include lib/fence.lua
---@include lib/lease.lua
 --@include lib/history.lua
---@include lib/holder.lua
 
 local lock, fence, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local readers, rinfo, xqueue = KEYS[6], KEYS[7], KEYS[8]
@@ -36,12 +35,45 @@ local owner, hold, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local waiter, heartbeat = ARGV[4], tonumber(ARGV[5])
 local shared = ARGV[10] == 's'
 local history = KEYS[9]
-local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake}
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 -- now_ms as digits, for the arguments of redis.call: a Lua number there costs Redis a printf.
 local now_digits = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
+
+-- Records a new acquisition; it never fails it (lib/history.lua). Empty fields are left out;
+-- only the caller's own can be, and usually none is.
+local function record_acquired(mode, token_digits)
+  local all = ARGV[6] ~= '' and ARGV[7] ~= '' and ARGV[8] ~= '' and ARGV[9] ~= ''
+  local add = all and history_add or history_add_present
+  return add(history, 'event', 'acquire', 'mode', mode, 'host', ARGV[6], 'pid', ARGV[7],
+             'user', ARGV[8], 'command', ARGV[9], 'fence', token_digits, 'start_ms', now_digits)
+end
+
+-- Takes the free lease exclusively: a new acquisition.
+local function take_exclusive()
+  local token = next_fence(fence, t)
+  local token_digits = ms(token)
+  redis.call('HSET', lock, 'owner', owner, 'holds', '1', 'h:' .. hold, '1', 'fence', token_digits,
+             'since', now_digits, 'ttl', ARGV[3], 'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
+             'cmd', ARGV[9])
+  redis.call('PEXPIRE', lock, ARGV[3])
+  return with_error({1, token, 1, 'x'}, record_acquired('x', token_digits))
+end
+
+-- Usually nobody holds, reads or queues: one look at the three keys (a missing key holds nobody)
+-- then spares the ownership, reader and queue checks, and the caller has no queue entry either.
+local idle = redis.call('EXISTS', lock, readers, queue) == 0
+if idle and not shared then
+  return take_exclusive()
+end
+
+--@include lib/waiters.lua
+--@include lib/wake.lua
+--@include lib/lease.lua
+--@include lib/holder.lua
+
+local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake}
 
 -- Shared holds whose lease ran out belong to crashed holders: drop them.
 local function purge_expired_readers()
@@ -57,10 +89,6 @@ local function purge_expired_readers()
     redis.call('ZREM', readers, id)
   end
 end
-
--- Usually nobody holds, reads or queues: one look at the three keys (a missing key holds nobody)
--- then spares the ownership, reader and queue checks, and the caller has no queue entry either.
-local idle = redis.call('EXISTS', lock, readers, queue) == 0
 
 local function forget_waiter()
   if waiter ~= '' and not idle then
@@ -109,14 +137,6 @@ local function refuse()
                      tonumber(h[7] or 0)}, err)
 end
 
--- Records a new acquisition; it never fails it (lib/history.lua). Empty fields are left out;
--- only the caller's own can be, and usually none is.
-local function record_acquired(mode, token_digits)
-  local all = ARGV[6] ~= '' and ARGV[7] ~= '' and ARGV[8] ~= '' and ARGV[9] ~= ''
-  local add = all and history_add or history_add_present
-  return add(history, 'event', 'acquire', 'mode', mode, 'host', ARGV[6], 'pid', ARGV[7],
-             'user', ARGV[8], 'command', ARGV[9], 'fence', token_digits, 'start_ms', now_digits)
-end
 
 local function take_shared(token)
   redis.call('ZADD', readers, now_ms + ttl, hold)
@@ -198,11 +218,5 @@ if head and head ~= waiter then
   return refuse()
 end
 
-local token = next_fence(fence, t)
-local token_digits = ms(token)
-redis.call('HSET', lock, 'owner', owner, 'holds', '1', 'h:' .. hold, '1', 'fence', token_digits,
-           'since', now_digits, 'ttl', ARGV[3], 'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
-           'cmd', ARGV[9])
-redis.call('PEXPIRE', lock, ARGV[3])
 forget_waiter()
-return with_error({1, token, 1, 'x'}, record_acquired('x', token_digits))
+return take_exclusive()
