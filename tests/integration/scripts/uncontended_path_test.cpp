@@ -100,3 +100,20 @@ TEST_CASE("shared-hold info left behind without its holds does not refuse its ow
     CHECK(taken.acquired);
     CHECK(taken.holds == 1);
 }
+
+TEST_CASE("the last release wakes a queued waiter; an inner one keeps the lease", "[release.lua]") {
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    const auto keys = job_keys();
+    REQUIRE(try_acquire(*backend, request("owner-a", "hold-1")).acquired);
+    REQUIRE(try_acquire(*backend, request("owner-a", "hold-2")).holds == 2);
+    auto queued = open_backend(*server);
+    REQUIRE_FALSE(try_acquire(*queued, waiter("w1")).acquired);
+
+    CHECK(release_hold(*backend, "owner-a", "hold-2") == 1);
+    CHECK(hget(*server, keys.lock, "owner") == "owner-a");
+    CHECK(llen(*server, keys.wake + "w1") == 0);
+    CHECK(release_hold(*backend, "owner-a", "hold-1") == 0);
+    CHECK(command(*server, {"EXISTS", keys.lock}).integer() == 0);
+    CHECK(llen(*server, keys.wake + "w1") == 1);
+}
