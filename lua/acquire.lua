@@ -137,7 +137,6 @@ local function refuse()
                      tonumber(h[7] or 0)}, err)
 end
 
-
 local function take_shared(token)
   redis.call('ZADD', readers, now_ms + ttl, hold)
   redis.call('HSET', rinfo, hold,
@@ -150,7 +149,12 @@ local function take_shared(token)
   return with_error({1, token, holds, 's'}, err)
 end
 
-local current = not idle and redis.call('HGET', lock, 'owner')
+if idle then
+  -- Shared (an idle exclusive request took its path above): nobody to share with or wait for.
+  return take_shared(next_fence(fence, t))
+end
+
+local current = redis.call('HGET', lock, 'owner')
 if current == owner then
   -- Re-entry by the exclusive owner (also when it asks for shared), or a replay of our own
   -- request: one hold per hold id.
@@ -166,14 +170,8 @@ if current then
   return refuse()
 end
 
-local my_reads = 0
-if not idle then
-  purge_expired_readers()
-  my_reads = tonumber(redis.call('HGET', rinfo, 'o:' .. owner) or 0)
-end
-if shared and idle then
-  return take_shared(next_fence(fence, t))
-end
+purge_expired_readers()
+local my_reads = tonumber(redis.call('HGET', rinfo, 'o:' .. owner) or 0)
 if shared then
   local mine = redis.call('HGET', rinfo, hold)
   if mine then
@@ -201,13 +199,13 @@ end
 if my_reads > 0 then
   return {-1}
 end
-if not idle and redis.call('ZCARD', readers) > 0 then
+if redis.call('ZCARD', readers) > 0 then
   return refuse()
 end
 
 -- Free. First come, first served: only the queue head (or anyone, if nobody queues) may take
 -- it. The queue is usually empty, so look before purging.
-local head = not idle and redis.call('ZRANGE', queue, 0, 0)[1]
+local head = redis.call('ZRANGE', queue, 0, 0)[1]
 if head then
   drop_dead_waiters(q, now_ms)
   head = redis.call('ZRANGE', queue, 0, 0)[1]
