@@ -25,14 +25,12 @@
 --         {-1} for an exclusive request by an owner holding the name shared (no upgrades).
 --         When the history could not be written, its error is appended to the reply.
 
--- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
---@include lib/waiters.lua
---@include lib/wake.lua
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys").
+-- The uncontended path needs only the first two; the others are included after it, so that it
+-- returns before Redis creates their functions (which it does on every call, and which cost
+-- about as much as a few commands).
 --@include lib/fence.lua
---@include lib/lease.lua
 --@include lib/history.lua
---@include lib/holder.lua
---@include lib/grant.lua
 
 local lock, fence, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local readers, rinfo, xqueue = KEYS[6], KEYS[7], KEYS[8]
@@ -40,24 +38,47 @@ local owner, hold, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local waiter, heartbeat = ARGV[4], tonumber(ARGV[5])
 local shared = ARGV[10] == 's'
 local history = KEYS[9]
-local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[10],
-           fence = fence, history = history, heartbeat = heartbeat}
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+-- now_ms as digits, for the arguments of redis.call: a Lua number there costs Redis a printf.
+local now_digits = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
 
--- Appends an event to the history; it never fails the acquisition (lib/history.lua). The
--- arguments alternate names and values; missing and empty values are left out.
-local function record(...)
-  local given, fields = {...}, {}
-  for i = 1, select('#', ...), 2 do
-    if given[i + 1] and given[i + 1] ~= '' then
-      fields[#fields + 1] = given[i]
-      fields[#fields + 1] = given[i + 1]
-    end
-  end
-  return history_append(history, fields)
+-- Records a new acquisition; it never fails it (lib/history.lua). Empty fields are left out;
+-- only the caller's own can be, and usually none is.
+local function record_acquired(mode, token_digits)
+  local all = ARGV[6] ~= '' and ARGV[7] ~= '' and ARGV[8] ~= '' and ARGV[9] ~= ''
+  local add = all and history_add or history_add_present
+  return add(history, 'event', 'acquire', 'mode', mode, 'host', ARGV[6], 'pid', ARGV[7],
+             'user', ARGV[8], 'command', ARGV[9], 'fence', token_digits, 'start_ms', now_digits)
 end
+
+-- Takes the free lease exclusively: a new acquisition.
+local function take_exclusive()
+  local token = next_fence(fence, t)
+  local token_digits = ms(token)
+  redis.call('HSET', lock, 'owner', owner, 'holds', '1', 'h:' .. hold, '1', 'fence', token_digits,
+             'since', now_digits, 'ttl', ARGV[3], 'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
+             'cmd', ARGV[9])
+  redis.call('PEXPIRE', lock, ARGV[3])
+  return with_error({1, token, 1, 'x'}, record_acquired('x', token_digits))
+end
+
+-- Usually nobody holds, reads or queues: one look at the three keys (a missing key holds nobody)
+-- then spares the ownership, reader and queue checks, and the caller has no queue entry either.
+local idle = redis.call('EXISTS', lock, readers, queue) == 0
+if idle and not shared then
+  return take_exclusive()
+end
+
+--@include lib/waiters.lua
+--@include lib/wake.lua
+--@include lib/lease.lua
+--@include lib/holder.lua
+--@include lib/grant.lua
+
+local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[10],
+           fence = fence, history = history, heartbeat = heartbeat}
 
 -- Shared holds whose lease ran out belong to crashed holders: drop them.
 local function purge_expired_readers()
@@ -75,7 +96,7 @@ local function purge_expired_readers()
 end
 
 local function forget_waiter()
-  if waiter ~= '' then
+  if waiter ~= '' and not idle then
     drop_waiter(q, waiter)
   end
 end
@@ -111,21 +132,18 @@ local function refuse(grant_left)
   local waiters = redis.call('ZCARD', queue)
   local err
   if waiter == '' then
-    err = record('event', 'skip', 'mode', shared and 's' or 'x', 'host', ARGV[6],
-                 'pid', ARGV[7], 'user', ARGV[8], 'command', ARGV[9], 'other_host', h[1],
-                 'other_pid', h[2], 'other_user', h[3], 'other_command', h[4],
-                 'other_since_ms', h[5], 'other_fence', h[6],
-                 'other_count', nreaders > 1 and tostring(nreaders) or '',
-                 'held_until_ms', h[7], 'waiters', waiters > 0 and tostring(waiters) or '')
+    err = history_add_present(history, 'event', 'skip', 'mode', shared and 's' or 'x',
+                              'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
+                              'command', ARGV[9], 'other_host', h[1], 'other_pid', h[2],
+                              'other_user', h[3], 'other_command', h[4],
+                              'other_since_ms', h[5], 'other_fence', h[6],
+                              'other_count', nreaders > 1 and tostring(nreaders) or '',
+                              'held_until_ms', h[7],
+                              'waiters', waiters > 0 and tostring(waiters) or '')
   end
   return with_error({0, left, h[1] or '', tonumber(h[2] or 0), h[3] or '', h[4] or '',
                      tonumber(h[5] or 0), tonumber(h[6] or 0), waiters, nreaders,
                      tonumber(h[7] or 0), window}, err)
-end
-
-local function record_acquired(mode, token)
-  return record('event', 'acquire', 'mode', mode, 'host', ARGV[6], 'pid', ARGV[7],
-                'user', ARGV[8], 'command', ARGV[9], 'fence', ms(token), 'start_ms', ms(now_ms))
 end
 
 local function take_shared(token)
@@ -133,11 +151,16 @@ local function take_shared(token)
   redis.call('HSET', rinfo, hold,
              holder_info(owner, ARGV[6], ARGV[7], ARGV[8], ARGV[9], now_ms, token))
   local holds = redis.call('HINCRBY', rinfo, 'o:' .. owner, 1)
-  extend_expiry({readers, rinfo}, ttl)
+  extend_expiry({readers, rinfo}, ARGV[3])
   forget_waiter()
   -- Only the owner's first shared hold is an acquisition; later ones are re-entries.
-  local err = holds == 1 and record_acquired('s', token) or nil
+  local err = holds == 1 and record_acquired('s', ms(token)) or nil
   return with_error({1, token, holds, 's'}, err)
+end
+
+if idle then
+  -- Shared (an idle exclusive request took its path above): nobody to share with or wait for.
+  return take_shared(next_fence(fence, t))
 end
 
 local current = redis.call('HGET', lock, 'owner')
@@ -147,7 +170,7 @@ if current == owner then
   if redis.call('HSETNX', lock, 'h:' .. hold, 1) == 1 then
     redis.call('HINCRBY', lock, 'holds', 1)
   end
-  extend_expiry({lock}, ttl)
+  extend_expiry({lock}, ARGV[3])
   forget_waiter()
   local h = redis.call('HMGET', lock, 'fence', 'holds')
   return {1, tonumber(h[1]), tonumber(h[2]), 'x'}
@@ -210,10 +233,5 @@ if head and head ~= waiter then
   return refuse()
 end
 
-local token = next_fence(fence, t)
-redis.call('HSET', lock, 'owner', owner, 'holds', 1, 'h:' .. hold, 1, 'fence', token,
-           'since', now_ms, 'ttl', ttl, 'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
-           'cmd', ARGV[9])
-redis.call('PEXPIRE', lock, ttl)
 forget_waiter()
-return with_error({1, token, 1, 'x'}, record_acquired('x', token))
+return take_exclusive()

@@ -24,18 +24,16 @@
 -- not (expired, force-released or never taken). When the history could not be written, its
 -- error is appended to the reply.
 
--- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
---@include lib/lock_wake.lua
+-- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys").
+-- The uncontended release needs only the history; the other pieces are included after it, so
+-- that it returns before Redis creates their functions (as it does on every call).
 --@include lib/history.lua
---@include lib/holder.lua
 
 local lock, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local readers, rinfo, xqueue, history = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local owner, hold, heartbeat = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local exit_status, min_hold = ARGV[5] or '', tonumber(ARGV[6] or 0) or 0
 local fence = ARGV[7] or ''
-local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[9],
-           fence = KEYS[10], history = history, heartbeat = heartbeat}
 
 local function now_ms()
   local t = redis.call('TIME')
@@ -45,20 +43,40 @@ end
 -- Records the release of a lease acquired at `since`; it never fails the release
 -- (lib/history.lua).
 local function record_release(mode, host, pid, user, cmd, since, fence, now, held_until)
-  local fields = {'event', 'release', 'mode', mode, 'host', host or '', 'pid', pid or '',
-                  'user', user or '', 'command', cmd or '', 'fence', fence or '',
-                  'start_ms', since or '', 'end_ms', ms(now),
-                  'duration_ms', ms(math.max(0, now - (tonumber(since) or now)))}
-  if exit_status ~= '' then
-    fields[#fields + 1] = 'exit_status'
-    fields[#fields + 1] = exit_status
-  end
+  local extra = exit_status ~= '' and {'exit_status', exit_status} or {}
   if held_until then
-    fields[#fields + 1] = 'held_until_ms'
-    fields[#fields + 1] = ms(held_until)
+    extra[#extra + 1] = 'held_until_ms'
+    extra[#extra + 1] = ms(held_until)
   end
-  return history_append(history, fields)
+  return history_add(history, 'event', 'release', 'mode', mode, 'host', host or '',
+                     'pid', pid or '', 'user', user or '', 'command', cmd or '',
+                     'fence', fence or '', 'start_ms', since or '', 'end_ms', ms(now),
+                     'duration_ms', ms(math.max(0, now - (tonumber(since) or now))), unpack(extra))
 end
+
+-- The uncontended release: the last hold of our exclusive lease, no --min-hold keeping it, and
+-- nobody queued to wake (one look at the queue). Anything else goes on below, with `h` and
+-- `now` as read here.
+local h, now
+if ARGV[4] ~= 's' then
+  -- One read for the ownership check and, for the last hold, what its release records.
+  h = redis.call('HMGET', lock, 'owner', 'holds', 'h:' .. hold, 'done_by', 'host', 'pid',
+                 'user', 'cmd', 'since', 'fence')
+  if h[1] == owner and h[3] and tonumber(h[2]) == 1 then
+    now = now_ms()
+    local kept = min_hold > 0 and now < (tonumber(h[9]) or now) + min_hold
+    if not kept and redis.call('EXISTS', queue) == 0 then
+      redis.call('DEL', lock)
+      return with_error({1, 0}, record_release('x', h[5], h[6], h[7], h[8], h[9], h[10], now))
+    end
+  end
+end
+
+--@include lib/lock_wake.lua
+--@include lib/holder.lua
+
+local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[9],
+           fence = KEYS[10], history = history, heartbeat = heartbeat}
 
 local function wake_waiters()
   wake_lock_waiters(q, lock, readers, heartbeat)
@@ -112,7 +130,6 @@ if ARGV[4] == 's' then
   return with_error({1, left}, err)
 end
 
-local h = redis.call('HMGET', lock, 'owner', 'holds', 'h:' .. hold, 'done_by')
 if h[1] ~= owner then
   if h[1] == '' and h[4] == owner then
     -- A replay of our final release, kept by --min-hold.
@@ -135,8 +152,8 @@ if holds > 1 then
   redis.call('HDEL', lock, 'h:' .. hold)
   return {1, redis.call('HINCRBY', lock, 'holds', -1)}
 end
-local now = now_ms()
-local m = redis.call('HMGET', lock, 'host', 'pid', 'user', 'cmd', 'since', 'fence')
+now = now or now_ms()
+local m = {unpack(h, 5, 10)} -- host, pid, user, cmd, since, fence
 local held_until = (tonumber(m[5]) or now) + min_hold
 if min_hold > 0 and now < held_until then
   -- --min-hold: keep the lease (owner-less, so nobody renews or re-enters it) until

@@ -24,12 +24,12 @@ if ARGV[3] == 's' then
   if deadline < now_ms + ttl then
     redis.call('ZADD', readers, 'XX', now_ms + ttl, hold)
   end
-  extend_expiry({readers, rinfo}, ttl)
+  extend_expiry({readers, rinfo}, ARGV[2])
   return 1
 end
 
 if redis.call('HGET', lock, 'owner') ~= owner then
   return 0
 end
-extend_expiry({lock}, ttl)
+extend_expiry({lock}, ARGV[2])
 return 1

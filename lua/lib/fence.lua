@@ -25,6 +25,6 @@ local function next_fence(fence, t)
     token = now_us
     redis.call('SET', fence, token)
   end
-  redis.call('PEXPIRE', fence, 30 * 86400 * 1000)
+  redis.call('PEXPIRE', fence, '2592000000') -- 30 days; a string spares Redis a printf
   return token
 end

@@ -1,27 +1,47 @@
 -- lib/history.lua: append to a name's history stream.
 
--- A history keeps about this many entries, for this long after its last write.
-local HISTORY_MAXLEN = 1000
-local HISTORY_TTL_MS = 30 * 86400 * 1000
+-- A history keeps about this many entries, for this long (30 days) after its last write. As
+-- strings: Redis formats a Lua number argument with a costly printf("%.17g") on every call.
+local HISTORY_MAXLEN = '1000'
+local HISTORY_TTL_MS = '2592000000'
 
 -- A number of ms (or a fencing token) as the digits of an integer: Lua would write 1.7e+12.
+-- (Integer formatting: "%.0f" goes through the much slower floating-point printf.)
 local function ms(n)
-  return string.format('%.0f', n)
+  return string.format('%d', n)
 end
 
--- Append an event (`fields`: names and values alternating) to the stream `history` (nil: no
--- history kept), capped at about 1000 entries and kept 30 days after its last write. It must
--- never fail the operation it records: an error is returned, not raised.
-local function history_append(history, fields)
+-- Append an event (its fields: the arguments after `history`, names and values alternating) to
+-- the stream `history` (nil: no history kept), capped at about 1000 entries and kept 30 days
+-- after its last write. It must never fail the operation it records: an error is returned, not
+-- raised. Fields given as arguments spare building a table (Lua 5.1 grows one by rehashing).
+local function history_add(history, ...)
   if not history then
     return nil
   end
-  local added = redis.pcall('XADD', history, 'MAXLEN', '~', HISTORY_MAXLEN, '*', unpack(fields))
+  local added = redis.pcall('XADD', history, 'MAXLEN', '~', HISTORY_MAXLEN, '*', ...)
   if type(added) == 'table' and added.err then
     return added.err
   end
   redis.pcall('PEXPIRE', history, HISTORY_TTL_MS)
   return nil
+end
+
+-- history_add with the fields in a table.
+local function history_append(history, fields)
+  return history_add(history, unpack(fields))
+end
+
+-- history_add, leaving out the fields whose value is missing (nil) or empty.
+local function history_add_present(history, ...)
+  local given, fields = {...}, {}
+  for i = 1, select('#', ...), 2 do
+    if given[i + 1] and given[i + 1] ~= '' then
+      fields[#fields + 1] = given[i]
+      fields[#fields + 1] = given[i + 1]
+    end
+  end
+  return history_append(history, fields)
 end
 
 -- `reply`, with the history error `err` appended when there was one.

@@ -2,10 +2,11 @@
 -- holds (rinfo) and semaphore permits (p:<permit id>) keep them.
 
 -- The holder info string of `owner`, on host `host` as process `pid` of `user` running `cmd`,
--- holding since `since_ms` with the fencing token `token`.
+-- holding since `since_ms` with the fencing token `token` (integers: "%d" formats them without
+-- the slower floating-point printf of "%.0f").
 local function holder_info(owner, host, pid, user, cmd, since_ms, token)
-  return table.concat({owner, host, pid, user, cmd, string.format('%.0f', since_ms),
-                       string.format('%.0f', token)}, '\t')
+  return table.concat({owner, host, pid, user, cmd, string.format('%d', since_ms),
+                       string.format('%d', token)}, '\t')
 end
 
 -- The owner token of a holder info string.

@@ -15,10 +15,11 @@ local function owned_deadline(holds, id, infos, info_field, owner, now_ms)
 end
 
 -- Make each of `keys` live at least `ttl_ms` more; never shorten one (another holder may have
--- asked for a longer lease).
+-- asked for a longer lease). `ttl_ms` is best given as the caller's argument string: Redis formats
+-- a Lua number argument with a costly printf.
 local function extend_expiry(keys, ttl_ms)
   for _, key in ipairs(keys) do
-    if redis.call('PTTL', key) < ttl_ms then
+    if redis.call('PTTL', key) < tonumber(ttl_ms) then
       redis.call('PEXPIRE', key, ttl_ms)
     end
   end

@@ -3,11 +3,11 @@
 #include "redis/protocol/server_error.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <chrono>
 #include <fmt/format.h>
 #include <hiredis/hiredis.h>
 #include <memory>
-#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -89,23 +89,30 @@ std::optional<Error> refusal(SetUp step, const Reply& reply, const ConnectOption
     return server_failure(Fault::unavailable, std::move(message), std::move(error));
 }
 
-// Appends the RESP encoding of one command (binary safe) to `out`.
+// Appends a RESP header: `type` then `n` and CRLF ("*3\r\n", "$5\r\n").
+void append_header(std::string& out, char type, size_t n) {
+    char buf[24];
+    buf[0] = type;
+    char* end = std::to_chars(buf + 1, buf + sizeof buf - 2, n).ptr;
+    *end++ = '\r';
+    *end++ = '\n';
+    out.append(buf, static_cast<size_t>(end - buf));
+}
+
+// Appends the RESP encoding of one command (binary safe) to `out`. Written here rather than
+// with hiredis's formatter, which runs sprintf for every argument: it was the largest part of
+// a lock script call's client-side cost.
 void append_command(std::string& out, std::span<const std::string_view> args) {
-    std::vector<const char*> argv;
-    std::vector<size_t> lens;
-    argv.reserve(args.size());
-    lens.reserve(args.size());
+    size_t size = 16;
+    for (const auto& a : args)
+        size += a.size() + 16;
+    out.reserve(out.size() + size);
+    append_header(out, '*', args.size());
     for (const auto& a : args) {
-        argv.push_back(a.data());
-        lens.push_back(a.size());
+        append_header(out, '$', a.size());
+        out.append(a);
+        out.append("\r\n");
     }
-    char* formatted = nullptr;
-    const int len =
-        redisFormatCommandArgv(&formatted, static_cast<int>(argv.size()), argv.data(), lens.data());
-    if (len < 0)
-        throw std::bad_alloc();
-    out.append(formatted, static_cast<size_t>(len));
-    redisFreeCommand(formatted);
 }
 
 void append_command(std::string& out, std::initializer_list<std::string_view> args) {

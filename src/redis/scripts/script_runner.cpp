@@ -91,7 +91,7 @@ ScriptReplies run_script_pipelined(Connection& conn, const EmbeddedScript& scrip
     commands.reserve(calls.size());
     for (const auto& call : calls)
         commands.push_back(evalsha(script, call));
-    ScriptReplies out = send(conn, commands, options);
+    ScriptReplies out = send(conn, std::move(commands), options);
 
     // Not cached (first use since Redis started, SCRIPT FLUSH, a Cluster node we just met): load
     // it, then run again the calls it refused; none of them ran. (WAIT is asked again after
@@ -103,7 +103,7 @@ ScriptReplies run_script_pipelined(Connection& conn, const EmbeddedScript& scrip
     if (!refused.empty()) {
         std::vector<std::vector<std::string>> again{{"SCRIPT", "LOAD", std::string(script.body)}};
         for (size_t i : refused)
-            again.push_back(std::move(commands[i]));
+            again.push_back(evalsha(script, calls[i]));
         ScriptOptions load = options;
         load.asking = false; // ASKING goes before the scripts only, never before SCRIPT LOAD
         std::vector<std::vector<std::string>> with_asking;
