@@ -140,7 +140,7 @@ TEST_CASE("release --force --permit stops that holder with 76 and hands the perm
                        " (released, expired or never taken); nothing to release\n");
 }
 
-TEST_CASE("release --force --all-permits breaks every permit; bad input exits 64 and changes "
+TEST_CASE("release --force --all-permits breaks every permit, bad input exits 64 and changes "
           "nothing",
           "[e2e][force][sem]") {
     REQUIRE_REDIS(server);

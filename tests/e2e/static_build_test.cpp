@@ -26,7 +26,7 @@ const std::string kHandover = "handing over to ";
 
 } // namespace
 
-TEST_CASE("dlock starts without the dynamic loader; dlock-dynamic with it", "[e2e][static]") {
+TEST_CASE("dlock starts without the dynamic loader, dlock-dynamic with it", "[e2e][static]") {
     REQUIRE_STATIC_BUILD();
     auto self = run_raw({"--version"}, {{"LD_DEBUG", "libs"}});
     CHECK(self.exit_code == 0);

@@ -5,7 +5,7 @@
 using namespace dlock::test;
 using namespace dlock::test::e2e;
 
-TEST_CASE("status lists what is held; a free name is shown as free and exits 1", "[e2e][status]") {
+TEST_CASE("status lists what is held, a free name is shown as free and exits 1", "[e2e][status]") {
     REQUIRE_REDIS(server);
     TempDir dir;
 
@@ -180,7 +180,7 @@ TEST_CASE("status, history and release reject bad input with 64 and touch nothin
     CHECK(dbsize(*server) == 0);
 }
 
-TEST_CASE("status fits 100 columns for a typical holder; --wide has every column",
+TEST_CASE("status fits 100 columns for a typical holder, --wide has every column",
           "[e2e][status]") {
     REQUIRE_REDIS(server);
     TempDir dir;

@@ -63,7 +63,7 @@ TEST_CASE("Ctrl-C in a shell loop stops the loop at the first press", "[e2e][ter
     CHECK_FALSE(exists(*server, key("ia")));
 }
 
-TEST_CASE("Ctrl-Z stops dlock with its command; fg resumes both", "[e2e][terminal]") {
+TEST_CASE("Ctrl-Z stops dlock with its command, fg resumes both", "[e2e][terminal]") {
     REQUIRE_REDIS(server);
     TempDir dir;
     PtySession shell({"/bin/bash", "--norc", "--noprofile", "-i"}, terminal_env(*server, dir));

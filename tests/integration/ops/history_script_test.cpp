@@ -77,7 +77,7 @@ TEST_CASE("re-entries and inner releases are not recorded", "[history]") {
     CHECK(events(history(*server)) == Strings{"release", "acquire"});
 }
 
-TEST_CASE("a no-wait refusal is recorded as a skip naming the holder; a waiting one is not",
+TEST_CASE("a no-wait refusal is recorded as a skip naming the holder, a waiting one is not",
           "[history]") {
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
@@ -123,7 +123,7 @@ TEST_CASE("shared holders: the owner's first hold and last release are recorded"
     CHECK(entries[0].field("user") == "alice");
 }
 
-TEST_CASE("a lock backend has a history; a semaphore backend has none", "[history]") {
+TEST_CASE("a lock backend has a history, a semaphore backend has none", "[history]") {
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     lock::Backend& store = *backend;

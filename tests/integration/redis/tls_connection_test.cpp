@@ -152,7 +152,7 @@ TEST_CASE("the server's certificate is verified: its CA, its host name or IP add
     }
 }
 
-TEST_CASE("a server requiring a client certificate: given, it works; missing, 69 saying so",
+TEST_CASE("a server requiring a client certificate: given, it works, missing, 69 saying so",
           "[tls]") {
     REQUIRE_TLS_REDIS(server, "yes");
     auto with = redis::Connection::open(tls_options(*server, true));

@@ -3,7 +3,7 @@
 using namespace dlock;
 using namespace dlock::test;
 
-TEST_CASE("release drops one hold; the last release deletes the lease", "[release.lua]") {
+TEST_CASE("release drops one hold, the last release deletes the lease", "[release.lua]") {
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();
@@ -54,7 +54,7 @@ TEST_CASE("releasing the same hold twice is idempotent", "[release.lua]") {
     CHECK_FALSE(exists(*server, keys.lock));
 }
 
-TEST_CASE("a lease that vanished is not ours; a retried release of ours is", "[release.lua]") {
+TEST_CASE("a lease that vanished is not ours, a retried release of ours is", "[release.lua]") {
     REQUIRE_REDIS(server);
     auto backend = open_backend(*server);
     const auto keys = job_keys();

@@ -45,7 +45,7 @@ TEST_CASE("run: a lock held by another ends in the conflict status, the command 
     CHECK(store.backend.release_calls.empty());
 }
 
-TEST_CASE("run: the lock taken, the command runs and its status is returned; the lease freed") {
+TEST_CASE("run: the lock taken, the command runs and its status is returned, the lease freed") {
     FakeStore store;
     store.backend.acquire_replies.push_back(FakeBackend::acquired(7));
     const auto status = run(store, run_true());

@@ -51,7 +51,7 @@ config::Settings parse(std::vector<std::string> args, const FakeEnv& env = {},
 
 } // namespace
 
-TEST_CASE("option table: names, variables and flags are unique; defaults pass their checks",
+TEST_CASE("option table: names, variables and flags are unique, defaults pass their checks",
           "[config][options]") {
     std::set<std::string_view> names, variables, flags;
     for (const auto& row : kOptions) {

@@ -39,17 +39,16 @@ StatusReport report() {
 
 } // namespace
 
-TEST_CASE("the status table fits 100 columns: no user, token, holds or age; COMMAND cut",
+TEST_CASE("the status table fits 100 columns: no user, token, holds or age, COMMAND cut",
           "[status]") {
     UtcZone utc;
-    CHECK(
-        cli::status_table(report()) ==
-        R"(NAME    KIND       STATE                          HOST   PID   SINCE     TTL  WAITERS  COMMAND
-deploy  latch      count 1/2                      -      -     -         1h   0        -
-job     lock       exclusive                      web-1  4242  22:10:08  27s  1        ./backup.s...
-mh      lock       finished, held until 22:13:24  web-2  7     22:13:19  4s   0        ./backup.s...
-pool    semaphore  1/3 used                       db-7   9     22:13:15  1m   0        ./backup.s...
-spare   lock       free                           -      -     -         -    0        -
+    CHECK(cli::status_table(report()) ==
+          R"(NAME    KIND       STATE      HOST   PID   SINCE     TTL  WAITERS  COMMAND
+deploy  latch      count 1/2  -      -     -         1h   0        -
+job     lock       exclusive  web-1  4242  22:10:08  27s  1        ./backup.sh --full
+mh      lock       min-hold   web-2  7     22:13:19  4s   0        ./backup.sh --full
+pool    semaphore  1/3 used   db-7   9     22:13:15  1m   0        ./backup.sh --full
+spare   lock       free       -      -     -         -    0        -
 )");
     // A narrower table leaves the command whole.
     StatusReport one = report();

@@ -152,7 +152,7 @@ TEST_CASE("a renewal that says 'not ours' marks the lease lost and notifies", "[
     CHECK(lease.clock.expired());
 }
 
-TEST_CASE("one lease found gone is lost alone; the others are still renewed", "[watchdog]") {
+TEST_CASE("one lease found gone is lost alone, the others are still renewed", "[watchdog]") {
     FakeBackend backend;
     backend.gone_owners = {"owner-b"};
     FakeFactory factory{backend};

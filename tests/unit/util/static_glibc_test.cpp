@@ -35,7 +35,7 @@ TEST_CASE("only files and dns are built into a static glibc", "[static]") {
           "resolve");
 }
 
-TEST_CASE("the unit tests are a dynamic build; IP literals are told from names", "[static]") {
+TEST_CASE("the unit tests are a dynamic build, IP literals are told from names", "[static]") {
     CHECK_FALSE(dlock::is_static_build());
     CHECK(dlock::is_ip_literal("127.0.0.1"));
     CHECK(dlock::is_ip_literal("::1"));
