@@ -92,9 +92,10 @@ Parser::Parser(std::string_view only)
     app_.set_help_flag("-h,--help", "print this help and exit");
     app_.set_version_flag("--version", std::string("dlock ") + DLOCK_VERSION,
                           "print the version and exit");
-    app_.footer(exit_status_help(HelpPage::dlock));
-    // Subcommands inherit the formatter; only the top page shows the examples.
-    app_.formatter(std::make_shared<HelpFormatter>(examples()));
+    // Subcommands inherit the formatter; only the top page shows the examples and this footer
+    // (each subcommand has its own).
+    app_.formatter(std::make_shared<HelpFormatter>(
+        examples, &app_, [] { return exit_status_help(HelpPage::dlock); }));
     app_.require_subcommand(1);
     globals_.add_to(app_);
     for (const auto& entry : kSubcommands)

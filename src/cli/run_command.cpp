@@ -23,12 +23,15 @@ RunCommand::RunCommand(CLI::App& parent, Kind kind) : semaphore_(kind == Kind::s
     app_ = parent.add_subcommand("run", semaphore_
                                             ? "Run a command while holding one of N permits"
                                             : "Run a command while holding a lock (or several)");
-    HelpFormatter::set_usage(*app_, {usage + " -- COMMAND [ARGS...]", usage + " -c STRING"});
-    const std::string exit_help = exit_status_help(semaphore_ ? HelpPage::sem_run : HelpPage::run);
-    app_->footer(semaphore_ ? exit_help
-                            : "\nSeveral names are taken all or none, in a fixed order (no "
-                              "deadlock).\n" +
-                                  exit_help);
+    HelpFormatter::set_usage(
+        *app_, {usage + " -- COMMAND [ARGS...]", usage + " -c STRING"}, [semaphore = semaphore_] {
+            const std::string exit_help =
+                exit_status_help(semaphore ? HelpPage::sem_run : HelpPage::run);
+            return semaphore ? exit_help
+                             : "\nSeveral names are taken all or none, in a fixed order (no "
+                               "deadlock).\n" +
+                                   exit_help;
+        });
     add_names();
     add_wait_options();
     add_lease_options();
