@@ -9,6 +9,9 @@
 #     wait = output inherited, the run ends when the process is reaped (the old harness).
 #   In pipe mode, "eof-exit" is the median time from the exit being observable to end of file
 #   (> 0: something held the pipe after the process had exited).
+#   Background load adds the same to both sides and pulls the ratio towards 1: "quiet-quarter
+#   ratio" is the median ratio of the pairs whose neighbouring pairs were in the fastest quarter
+#   (the machine at its quietest). On a busy machine, trust that one, and the load averages.
 #   bench/pairs.sh                       # builds build-bench/dlock (Release)
 #   DLOCK=path PAIRS=400 MODES=pipe bench/pairs.sh
 #   BASELINE=/path/to/other/dlock bench/pairs.sh   # that build instead of flock as side A
@@ -30,14 +33,20 @@ summary() { # NAME TSV
         function med(x, n,   i, j, t, s) {
             for (i = 1; i <= n; i++) s[i] = x[i]
             for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (s[j] < s[i]) { t = s[i]; s[i] = s[j]; s[j] = t }
-            lo = s[1]; hi = s[n]
+            lo = s[1]; hi = s[n]; q1 = s[int((n + 3) / 4)]
             return n % 2 ? s[(n + 1) / 2] : (s[n / 2] + s[n / 2 + 1]) / 2
         }
         END {
             ma = med(a, n); la_ = lo; ha = hi; mb = med(b, n); lb_ = lo; hb = hi; mr = med(r, n)
             lr = lo; hr = hi; ea = med(la, n); eb = med(lb, n)
-            printf "%-22s %d pairs  A ms min/med/max %.3f/%.3f/%.3f  B ms %.3f/%.3f/%.3f  ratio B/A min/med/max %.3f/%.3f/%.3f  eof-exit ms A/B %.3f/%.3f\n",
-                   name, n, la_, ma, ha, lb_, mb, hb, lr, mr, hr, ea, eb
+            # Load compresses the ratio (it adds to both sides). The pairs whose neighbours ran
+            # in the fastest quarter of times ran when the machine was quietest: their median.
+            for (i = 2; i < n; i++) around[i - 1] = (a[i - 1] + b[i - 1] + a[i + 1] + b[i + 1]) / 4
+            med(around, n - 2); cut = q1; m = 0
+            for (i = 2; i < n; i++) if (around[i - 1] <= cut) quiet[++m] = r[i]
+            mq = med(quiet, m)
+            printf "%-23s %d pairs  A ms min/med/max %.3f/%.3f/%.3f  B ms %.3f/%.3f/%.3f  ratio B/A min/med/max %.3f/%.3f/%.3f  quiet-quarter ratio %.3f  eof-exit ms A/B %.3f/%.3f\n",
+                   name, n, la_, ma, ha, lb_, mb, hb, lr, mr, hr, mq, ea, eb
         }' "$2"
 }
 
