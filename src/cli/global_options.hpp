@@ -18,7 +18,9 @@ namespace dlock::cli {
 class GlobalOptions {
   public:
     // Registers the flag(s) of every row, in table order (see config::Option::help_after).
-    void add_to(CLI::App& app);
+    // With `words`, only those of the rows the words may use: a parser for one command line
+    // that is replaced by the full one when it fails (CLI11's cost is per option registered).
+    void add_to(CLI::App& app, const std::vector<std::string>* words = nullptr);
     // Reads the config files and the environment, checks every value and sets up logging.
     // Usage errors (bad values, unknown keys, unreadable files) carry exit code 64.
     Result<void> load();

@@ -84,7 +84,7 @@ std::string examples() {
 
 } // namespace
 
-Parser::Parser(std::string_view only)
+Parser::Parser(std::string_view only, const std::vector<std::string>* words)
     : app_("dlock: distributed locks on Redis for shell scripts and cron jobs", "dlock") {
     // Flags take no value: CLI11 would convert "--verbose=N" with std::stoll, which throws.
     app_.option_defaults()->disable_flag_override();
@@ -97,7 +97,7 @@ Parser::Parser(std::string_view only)
     app_.formatter(std::make_shared<HelpFormatter>(
         examples, &app_, [] { return exit_status_help(HelpPage::dlock); }));
     app_.require_subcommand(1);
-    globals_.add_to(app_);
+    globals_.add_to(app_, only.empty() ? nullptr : words);
     for (const auto& entry : kSubcommands)
         if (only.empty() || only == entry.name)
             subcommands_.push_back(entry.add(app_));
