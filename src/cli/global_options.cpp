@@ -87,10 +87,9 @@ std::string fill_help(std::string_view text, const config::Option& row) {
     return out;
 }
 
-// Whether `words` may use one of the flags `names` ("-v,--verbose"): a word that is a long name,
-// alone or with "=VALUE", or a cluster of short flags holding its letter ("-vv", "-qv"). Saying
-// yes too often only costs time.
-bool mentioned(std::string_view names, const std::vector<std::string>& words) {
+} // namespace
+
+bool may_use(std::string_view names, const std::vector<std::string>& words) {
     for (const auto& word : words) {
         for (size_t start = 0; start < names.size();) {
             const size_t end = std::min(names.find(',', start), names.size());
@@ -107,13 +106,11 @@ bool mentioned(std::string_view names, const std::vector<std::string>& words) {
     return false;
 }
 
-} // namespace
-
 void GlobalOptions::add_to(CLI::App& app, const std::vector<std::string>* words) {
     const auto table = global_option_table();
     if (words != nullptr) { // no help is shown from this parser: table order will do
         for (const auto& row : table)
-            if (mentioned(row.flag, *words) || mentioned(row.off_flag, *words))
+            if (may_use(row.flag, *words) || may_use(row.off_flag, *words))
                 add_row(app, row);
         return;
     }

@@ -12,6 +12,11 @@
 
 namespace dlock::cli {
 
+// Whether command-line `words` may use one of the flags `names` ("-v,--verbose"): a word that is
+// a long name, alone or with "=VALUE", or a cluster of short flags holding its letter ("-vv",
+// "-qv"). Saying yes too often only costs time.
+bool may_use(std::string_view names, const std::vector<std::string>& words);
+
 // Options every subcommand shares, one per row of global_option_table(). load() puts them on top
 // of the environment and the config files (see config/settings.hpp for the order); resolve()
 // turns the result into the target of the subcommand: the Redis server and the key prefix.

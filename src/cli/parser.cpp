@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <type_traits>
 
 namespace dlock::cli {
 namespace {
@@ -29,7 +30,8 @@ Result<void> no_command(const std::vector<std::string>& command) {
 template <typename Command>
 class Adapter final : public Subcommand {
   public:
-    explicit Adapter(CLI::App& parent) : command_(parent) {}
+    template <typename... Words>
+    explicit Adapter(CLI::App& parent, Words... words) : command_(parent, words...) {}
     CLI::App* app() const override { return command_.app(); }
     Result<int> execute(const GlobalOptions& globals,
                         const std::vector<std::string>& command) override {
@@ -55,12 +57,17 @@ class Adapter final : public Subcommand {
 
 struct Entry {
     std::string_view name;
-    std::unique_ptr<Subcommand> (*add)(CLI::App& parent);
+    std::unique_ptr<Subcommand> (*add)(CLI::App& parent, const std::vector<std::string>* words);
 };
 
+// `words`: a parser for that command line alone (see Parser), which a command may use to
+// register only the options the line may use.
 template <typename Command>
-std::unique_ptr<Subcommand> add(CLI::App& parent) {
-    return std::make_unique<Adapter<Command>>(parent);
+std::unique_ptr<Subcommand> add(CLI::App& parent, const std::vector<std::string>* words) {
+    if constexpr (std::is_constructible_v<Command, CLI::App&, const std::vector<std::string>*>)
+        return std::make_unique<Adapter<Command>>(parent, words);
+    else
+        return std::make_unique<Adapter<Command>>(parent);
 }
 
 // In the order `dlock --help` lists them.
@@ -100,7 +107,7 @@ Parser::Parser(std::string_view only, const std::vector<std::string>* words)
     globals_.add_to(app_, only.empty() ? nullptr : words);
     for (const auto& entry : kSubcommands)
         if (only.empty() || only == entry.name)
-            subcommands_.push_back(entry.add(app_));
+            subcommands_.push_back(entry.add(app_, only.empty() ? nullptr : words));
 }
 
 Result<bool> Parser::parse(std::vector<std::string> args, bool quiet) {

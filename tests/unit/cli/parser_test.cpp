@@ -44,7 +44,11 @@ std::string outcome(Parser& parser, const std::vector<std::string>& args) {
     std::string out = parser.parsed()->app()->get_name();
     for (const auto& flag : parser.globals().given())
         out += " " + flag.key + "=" + flag.value + "(" + flag.flag + ")";
-    return out;
+    // And what the subcommand makes of its own options (after the settings, which it needs).
+    if (const auto loaded = parser.globals().load(); !loaded)
+        return out + " " + loaded.error().message;
+    const auto checked = parser.parsed()->check(parser.globals(), {"true"});
+    return out + (checked ? " checked" : " " + checked.error().message);
 }
 
 } // namespace
@@ -78,6 +82,26 @@ TEST_CASE("a parser with only the global options a line uses parses it as the fu
         {"--redis", "--verbose", "run", "job"},
         {"--redis", "", "run", "job"},
         {"run", "job", "--tls-insecure"},
+        {"run", "-w", "5s", "job"},
+        {"run", "-n", "-w", "5s", "job"},
+        {"run", "--timeout", "5", "-n", "job"},
+        {"run", "-s", "-x", "job"},
+        {"run", "-sx", "job"},
+        {"run", "-xs", "job"},
+        {"run", "-s", "job", "other"},
+        {"run", "-E", "1", "--ttl", "30s", "-k", "2s", "--lost-signal", "INT", "job"},
+        {"run", "-E1", "--ttl=30s", "-k2s", "job"},
+        {"run", "--min-hold", "1m", "-c", "echo", "job"},
+        {"run", "-c", "echo hi", "job"},
+        {"run", "-c"},
+        {"run", "-w", "job"},
+        {"run", "-wforever", "job"},
+        {"run", "--wait=forever", "--timeout", "3s", "job"},
+        {"run", "-p", "3", "job"},
+        {"run", "--permits", "3", "job"},
+        {"run", "job", "-n"},
+        {"run"},
+        {"run", "-q", "job"},
     };
     for (const auto& args : lines) {
         Parser full;
