@@ -13,6 +13,7 @@
 #include "util/log.hpp"
 #include "util/signal_latch.hpp"
 #include "util/signals.hpp"
+#include "util/while_waiting.hpp"
 
 #include <optional>
 #include <sys/wait.h>
@@ -77,9 +78,11 @@ Aftermath release_after_run(lock::Backend& backend, lock::LeaseSet& leases,
 // Runs the command while every lease is held; releases them all afterwards. An Error: the
 // command could not be started (and the leases were released).
 Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
-                      lock::Backend& backend, lock::LeaseSet& leases) {
+                      lock::Backend& backend, lock::LeaseSet& leases,
+                      Result<process::Guardian> guardian) {
     auto supervisor = process::Supervisor::create();
-    auto child = supervisor.and_then([&](process::Supervisor& s) { return s.spawn(options.argv); });
+    auto child = supervisor.and_then(
+        [&](process::Supervisor& s) { return s.spawn(options.argv, std::move(guardian)); });
     if (!child) {
         release_after_run(backend, leases, options, self, exit_code::of(child.error().fault),
                           nullptr);
@@ -151,6 +154,13 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
     std::optional<WaitReport> shown;
     if (options.wait != Millis(0))
         shown.emplace();
+    // Starting the guardian costs about as much as the acquire's round trip: a run that does
+    // not wait starts it while Redis runs the script. (One that waits starts it with the
+    // command: a signal that ends dlock while it waits would leave the guardian to init.)
+    std::optional<Result<process::Guardian>> guardian;
+    std::optional<WhileWaiting> early_guardian;
+    if (options.wait == Millis(0))
+        early_guardian.emplace([&] { guardian.emplace(process::Guardian::start()); });
     std::optional<SignalLatch> latch;
     if (options.names.size() > 1 || (shown && shown->in_place()))
         latch.emplace(std::initializer_list<int>{SIGINT, SIGTERM, SIGHUP, SIGQUIT});
@@ -165,6 +175,7 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
         shown->ended(taken && std::holds_alternative<lock::AllHeld>(*taken));
     if (latch && latch->caught()) { // acquire_all returned Interrupted, or all were just taken
         leases.release_all(backend);
+        guardian.reset(); // reaped before dying: an init that does not reap would keep it
         return latch->reraise();
     }
     latch.reset();
@@ -179,7 +190,11 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
         return report_lost_meanwhile(options, *lost);
 
     export_leases(options, owners, leases);
-    return supervise(options, self, backend, leases);
+    if (early_guardian)
+        early_guardian->run_now(); // if no wait for a reply came to run it
+    if (!guardian)
+        guardian.emplace(process::Guardian::start());
+    return supervise(options, self, backend, leases, std::move(*guardian));
 }
 
 } // namespace dlock::app

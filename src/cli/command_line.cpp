@@ -20,10 +20,11 @@ CommandLine::CommandLine(const std::vector<std::string>& words) {
 }
 
 Result<bool> CommandLine::prepare() {
-    // Only the subcommand named is built when that parses; anything else (help and version
-    // too) gets the full parser, so what is printed is about the whole command line.
+    // Only the subcommand named, and the global options the line may use, are built when that
+    // parses; anything else (help and version too) gets the full parser, so what is printed is
+    // about the whole command line.
     const std::string_view only = named_subcommand(args_);
-    parser_ = std::make_unique<Parser>(only);
+    parser_ = std::make_unique<Parser>(only, &args_);
     auto parsed = parser_->parse(args_, !only.empty());
     if ((!parsed || !*parsed) && !only.empty()) {
         parser_ = std::make_unique<Parser>();

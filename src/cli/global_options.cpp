@@ -89,8 +89,31 @@ std::string fill_help(std::string_view text, const config::Option& row) {
 
 } // namespace
 
-void GlobalOptions::add_to(CLI::App& app) {
+bool may_use(std::string_view names, const std::vector<std::string>& words) {
+    for (const auto& word : words) {
+        for (size_t start = 0; start < names.size();) {
+            const size_t end = std::min(names.find(',', start), names.size());
+            const std::string_view name = names.substr(start, end - start);
+            start = end + 1;
+            const bool long_form = name.starts_with("--") && word.starts_with(name) &&
+                                   (word.size() == name.size() || word[name.size()] == '=');
+            const bool short_form = name.size() == 2 && word.size() > 1 && word[0] == '-' &&
+                                    word[1] != '-' && word.find(name[1]) != std::string::npos;
+            if (long_form || short_form)
+                return true;
+        }
+    }
+    return false;
+}
+
+void GlobalOptions::add_to(CLI::App& app, const std::vector<std::string>* words) {
     const auto table = global_option_table();
+    if (words != nullptr) { // no help is shown from this parser: table order will do
+        for (const auto& row : table)
+            if (may_use(row.flag, *words) || may_use(row.off_flag, *words))
+                add_row(app, row);
+        return;
+    }
     // The few rows shown after another one, found once (this runs on every start).
     std::vector<const config::Option*> moved;
     for (const auto& row : table)

@@ -12,13 +12,20 @@
 
 namespace dlock::cli {
 
+// Whether command-line `words` may use one of the flags `names` ("-v,--verbose"): a word that is
+// a long name, alone or with "=VALUE", or a cluster of short flags holding its letter ("-vv",
+// "-qv"). Saying yes too often only costs time.
+bool may_use(std::string_view names, const std::vector<std::string>& words);
+
 // Options every subcommand shares, one per row of global_option_table(). load() puts them on top
 // of the environment and the config files (see config/settings.hpp for the order); resolve()
 // turns the result into the target of the subcommand: the Redis server and the key prefix.
 class GlobalOptions {
   public:
     // Registers the flag(s) of every row, in table order (see config::Option::help_after).
-    void add_to(CLI::App& app);
+    // With `words`, only those of the rows the words may use: a parser for one command line
+    // that is replaced by the full one when it fails (CLI11's cost is per option registered).
+    void add_to(CLI::App& app, const std::vector<std::string>* words = nullptr);
     // Reads the config files and the environment, checks every value and sets up logging.
     // Usage errors (bad values, unknown keys, unreadable files) carry exit code 64.
     Result<void> load();

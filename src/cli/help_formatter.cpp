@@ -36,15 +36,16 @@ std::string wrap(const std::string& text, size_t width) {
 
 } // namespace
 
-HelpFormatter::HelpFormatter(std::string examples) : examples_(std::move(examples)) {}
+HelpFormatter::HelpFormatter(Text examples, const CLI::App* owner, Text footer)
+    : examples_(std::move(examples)), owner_(owner), footer_(std::move(footer)) {}
 
 std::string HelpFormatter::make_help(const CLI::App* app, std::string name,
                                      CLI::AppFormatMode mode) const {
     if (mode == CLI::AppFormatMode::Sub)
         return make_expanded(app);
     std::string out = make_description(app) + make_usage(app, std::move(name));
-    if (app->get_parent() == nullptr)
-        out += examples_;
+    if (app->get_parent() == nullptr && examples_)
+        out += examples_();
     out += make_positionals(app) + groups(app, true) + make_subcommands(app, mode) +
            groups(app, false);
     // Footers start with their own blank line.
@@ -101,8 +102,16 @@ std::string HelpFormatter::make_subcommand(const CLI::App* sub) const {
     return out.str();
 }
 
-void HelpFormatter::set_usage(CLI::App& app, std::vector<std::string> lines) {
-    auto formatter = std::make_shared<HelpFormatter>();
+std::string HelpFormatter::make_footer(const CLI::App* app) const {
+    if (app != owner_ || !footer_)
+        return CLI::Formatter::make_footer(app);
+    return footer_() + "\n"; // as CLI11 ends a footer given as text
+}
+
+void HelpFormatter::set_usage(CLI::App& app, std::vector<std::string> lines, Text footer) {
+    if (footer)
+        app.footer(std::string()); // not the one inherited from the parent
+    auto formatter = std::make_shared<HelpFormatter>(nullptr, &app, std::move(footer));
     formatter->usage_ = std::move(lines);
     app.formatter(formatter);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,13 @@ namespace dlock::cli {
 // before the groups of options few need (TLS, Sentinel, ...). Subcommands inherit it.
 class HelpFormatter : public CLI::Formatter {
   public:
-    // `examples`: the "Examples:" section of the top page ("" for none).
-    explicit HelpFormatter(std::string examples = {});
+    // Help text made only when help is shown: building it costs every run's start-up.
+    using Text = std::function<std::string()>;
+
+    // `examples`: the "Examples:" section of the top page; `footer`: the footer of `owner`,
+    // instead of CLI11's (text given to the app). Null for none.
+    explicit HelpFormatter(Text examples = nullptr, const CLI::App* owner = nullptr,
+                           Text footer = nullptr);
 
     std::string make_help(const CLI::App* app, std::string name,
                           CLI::AppFormatMode mode) const override;
@@ -22,14 +28,18 @@ class HelpFormatter : public CLI::Formatter {
     std::string make_option_opts(const CLI::Option* option) const override;
     std::string make_option_desc(const CLI::Option* option) const override;
     std::string make_subcommand(const CLI::App* sub) const override;
+    std::string make_footer(const CLI::App* app) const override;
 
-    // Replaces CLI11's "Usage:" line of `app` with `lines` (each a whole command line).
-    static void set_usage(CLI::App& app, std::vector<std::string> lines);
+    // Replaces CLI11's "Usage:" line of `app` with `lines` (each a whole command line), and
+    // gives it `footer` (see the constructor).
+    static void set_usage(CLI::App& app, std::vector<std::string> lines, Text footer = nullptr);
 
   private:
     std::string groups(const CLI::App* app, bool common) const;
 
-    std::string examples_;
+    Text examples_;
+    const CLI::App* owner_;
+    Text footer_;
     std::vector<std::string> usage_;
 };
 

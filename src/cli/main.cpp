@@ -35,7 +35,7 @@ namespace {
     _exit(exit_code::internal);
 }
 
-int run(int argc, char** argv) {
+int run_command_line(int argc, char** argv) {
     CommandLine line(std::vector<std::string>(argv + 1, argv + argc));
     return out::finish(exit_status(line.run(argv)));
 }
@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
     std::set_terminate(on_terminate);
     // No path ends in an uncaught exception: whatever escapes is one line and exit 70.
     try {
-        return run(argc, argv);
+        return run_command_line(argc, argv);
     } catch (const std::bad_alloc&) {
         log::final_error("internal error: out of memory");
     } catch (const std::exception& e) {

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <type_traits>
 
 namespace dlock::cli {
 namespace {
@@ -29,7 +30,8 @@ Result<void> no_command(const std::vector<std::string>& command) {
 template <typename Command>
 class Adapter final : public Subcommand {
   public:
-    explicit Adapter(CLI::App& parent) : command_(parent) {}
+    template <typename... Words>
+    explicit Adapter(CLI::App& parent, Words... words) : command_(parent, words...) {}
     CLI::App* app() const override { return command_.app(); }
     Result<int> execute(const GlobalOptions& globals,
                         const std::vector<std::string>& command) override {
@@ -55,12 +57,17 @@ class Adapter final : public Subcommand {
 
 struct Entry {
     std::string_view name;
-    std::unique_ptr<Subcommand> (*add)(CLI::App& parent);
+    std::unique_ptr<Subcommand> (*add)(CLI::App& parent, const std::vector<std::string>* words);
 };
 
+// `words`: a parser for that command line alone (see Parser), which a command may use to
+// register only the options the line may use.
 template <typename Command>
-std::unique_ptr<Subcommand> add(CLI::App& parent) {
-    return std::make_unique<Adapter<Command>>(parent);
+std::unique_ptr<Subcommand> add(CLI::App& parent, const std::vector<std::string>* words) {
+    if constexpr (std::is_constructible_v<Command, CLI::App&, const std::vector<std::string>*>)
+        return std::make_unique<Adapter<Command>>(parent, words);
+    else
+        return std::make_unique<Adapter<Command>>(parent);
 }
 
 // In the order `dlock --help` lists them.
@@ -84,7 +91,7 @@ std::string examples() {
 
 } // namespace
 
-Parser::Parser(std::string_view only)
+Parser::Parser(std::string_view only, const std::vector<std::string>* words)
     : app_("dlock: distributed locks on Redis for shell scripts and cron jobs", "dlock") {
     // Flags take no value: CLI11 would convert "--verbose=N" with std::stoll, which throws.
     app_.option_defaults()->disable_flag_override();
@@ -92,14 +99,15 @@ Parser::Parser(std::string_view only)
     app_.set_help_flag("-h,--help", "print this help and exit");
     app_.set_version_flag("--version", std::string("dlock ") + DLOCK_VERSION,
                           "print the version and exit");
-    app_.footer(exit_status_help(HelpPage::dlock));
-    // Subcommands inherit the formatter; only the top page shows the examples.
-    app_.formatter(std::make_shared<HelpFormatter>(examples()));
+    // Subcommands inherit the formatter; only the top page shows the examples and this footer
+    // (each subcommand has its own).
+    app_.formatter(std::make_shared<HelpFormatter>(
+        examples, &app_, [] { return exit_status_help(HelpPage::dlock); }));
     app_.require_subcommand(1);
-    globals_.add_to(app_);
+    globals_.add_to(app_, only.empty() ? nullptr : words);
     for (const auto& entry : kSubcommands)
         if (only.empty() || only == entry.name)
-            subcommands_.push_back(entry.add(app_));
+            subcommands_.push_back(entry.add(app_, only.empty() ? nullptr : words));
 }
 
 Result<bool> Parser::parse(std::vector<std::string> args, bool quiet) {

@@ -28,8 +28,10 @@ class Subcommand {
 // The CLI11 parser of the whole command line: global options and the subcommands.
 class Parser {
   public:
-    // Every subcommand, or only the one named `only` (see named_subcommand).
-    explicit Parser(std::string_view only = {});
+    // Every subcommand, or only the one named `only` (see named_subcommand) and then, given
+    // `words` (the command line), only the global options these may use (GlobalOptions::add_to):
+    // such a parser is for that line alone, and replaced by the full one if it fails.
+    explicit Parser(std::string_view only = {}, const std::vector<std::string>* words = nullptr);
     Parser(const Parser&) = delete;
     Parser& operator=(const Parser&) = delete;
 

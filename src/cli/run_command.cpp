@@ -17,18 +17,31 @@ std::optional<std::string> RunCommand::Valued::given() const {
     return value;
 }
 
-RunCommand::RunCommand(CLI::App& parent, Kind kind) : semaphore_(kind == Kind::semaphore) {
+namespace {
+
+void exclude(CLI::Option* option, CLI::Option* other) {
+    if (option != nullptr && other != nullptr)
+        option->excludes(other);
+}
+
+} // namespace
+
+RunCommand::RunCommand(CLI::App& parent, Kind kind, const std::vector<std::string>* words)
+    : words_(words), semaphore_(kind == Kind::semaphore) {
     const std::string usage =
         semaphore_ ? "dlock sem run [OPTIONS] -p N NAME" : "dlock run [OPTIONS] NAME...";
     app_ = parent.add_subcommand("run", semaphore_
                                             ? "Run a command while holding one of N permits"
                                             : "Run a command while holding a lock (or several)");
-    HelpFormatter::set_usage(*app_, {usage + " -- COMMAND [ARGS...]", usage + " -c STRING"});
-    const std::string exit_help = exit_status_help(semaphore_ ? HelpPage::sem_run : HelpPage::run);
-    app_->footer(semaphore_ ? exit_help
-                            : "\nSeveral names are taken all or none, in a fixed order (no "
-                              "deadlock).\n" +
-                                  exit_help);
+    HelpFormatter::set_usage(
+        *app_, {usage + " -- COMMAND [ARGS...]", usage + " -c STRING"}, [semaphore = semaphore_] {
+            const std::string exit_help =
+                exit_status_help(semaphore ? HelpPage::sem_run : HelpPage::run);
+            return semaphore ? exit_help
+                             : "\nSeveral names are taken all or none, in a fixed order (no "
+                               "deadlock).\n" +
+                                   exit_help;
+        });
     add_names();
     add_wait_options();
     add_lease_options();
@@ -46,72 +59,96 @@ void RunCommand::add_names() {
             ->required();
 }
 
+bool RunCommand::wanted(std::string_view names) const {
+    return words_ == nullptr || may_use(names, *words_);
+}
+
 // -n, -w, and -p or -s/-x: whether and how long to wait, for what.
 void RunCommand::add_wait_options() {
     // What is obtained: a lock, or under `sem run` one of the N permits.
     const char* lock = semaphore_ ? "a permit" : "the lock";
-    auto no_wait = app_->add_flag("-n,--no-wait", no_wait_,
-                                  semaphore_ ? "give up at once if no permit is free (the default)"
-                                             : "give up at once if the lock is held (the default)");
-    wait_.option =
-        app_->add_option(
-                "-w,--wait", wait_.value,
-                fmt::format("wait up to DURATION for {} ('forever' waits without limit)", lock))
-            ->option_text("DURATION")
-            ->excludes(no_wait);
+    CLI::Option* no_wait = nullptr;
+    if (wanted("-n,--no-wait"))
+        no_wait = app_->add_flag("-n,--no-wait", no_wait_,
+                                 semaphore_ ? "give up at once if no permit is free (the default)"
+                                            : "give up at once if the lock is held (the default)");
+    if (wanted("-w,--wait"))
+        wait_.option =
+            app_->add_option(
+                    "-w,--wait", wait_.value,
+                    fmt::format("wait up to DURATION for {} ('forever' waits without limit)", lock))
+                ->option_text("DURATION");
     // flock(1)'s name for the wait. Not one more name of -w: giving both is refused with a
     // message that says they are one option (see parse_run_options).
-    timeout_.option =
-        app_->add_option("--timeout", timeout_.value, "the same as -w/--wait (flock's name for it)")
-            ->option_text("DURATION")
-            ->excludes(no_wait);
+    if (wanted("--timeout"))
+        timeout_.option = app_->add_option("--timeout", timeout_.value,
+                                           "the same as -w/--wait (flock's name for it)")
+                              ->option_text("DURATION");
+    exclude(wait_.option, no_wait);
+    exclude(timeout_.option, no_wait);
+    add_holder_options();
+    if (wanted("-E,--conflict-exit-code"))
+        conflict_exit_code_.option =
+            app_->add_option(
+                    "-E,--conflict-exit-code", conflict_exit_code_.value,
+                    fmt::format("exit status when {} (default {})",
+                                semaphore_ ? "no permit was obtained" : "the lock was not obtained",
+                                exit_code::busy))
+                ->option_text("N");
+}
+
+// -p N (required) under `sem run`, or -s/-x.
+void RunCommand::add_holder_options() {
     if (semaphore_) {
         app_->add_option("-p,--permits", permits_,
                          "at most N holders at once (required; the same N on every host)")
             ->option_text("N")
             ->required();
     } else {
-        auto shared = app_->add_flag("-s,--shared", shared_,
-                                     "take the lock shared: shared holders run together");
-        app_->add_flag("-x,--exclusive", exclusive_, "take the lock exclusively (the default)")
-            ->excludes(shared);
+        CLI::Option* shared = nullptr;
+        CLI::Option* exclusive = nullptr;
+        if (wanted("-s,--shared"))
+            shared = app_->add_flag("-s,--shared", shared_,
+                                    "take the lock shared: shared holders run together");
+        if (wanted("-x,--exclusive"))
+            exclusive = app_->add_flag("-x,--exclusive", exclusive_,
+                                       "take the lock exclusively (the default)");
+        exclude(exclusive, shared);
     }
-    conflict_exit_code_.option =
-        app_->add_option(
-                "-E,--conflict-exit-code", conflict_exit_code_.value,
-                fmt::format("exit status when {} (default {})",
-                            semaphore_ ? "no permit was obtained" : "the lock was not obtained",
-                            exit_code::busy))
-            ->option_text("N");
 }
 
 // --ttl, --kill-after, --lost-signal: the lease and what happens when it is lost.
 void RunCommand::add_lease_options() {
-    ttl_.option =
-        app_->add_option("--ttl", ttl_.value,
-                         fmt::format("lease length, renewed every TTL/{} (default {})",
-                                     lock::kRenewalsPerTtl, format_duration(lock::kDefaultTtl)))
-            ->option_text("DURATION");
-    kill_after_.option =
-        app_->add_option("-k,--kill-after", kill_after_.value,
-                         fmt::format("after a lost lease, SIGKILL the command this long after the "
-                                     "stop signal (default TTL/{}, at most {}; at most TTL/{})",
-                                     lock::kKillAfterPerTtl,
-                                     format_duration(lock::kMaxDefaultKillAfter),
-                                     lock::kRenewalsPerTtl))
-            ->option_text("DURATION");
-    lost_signal_.option = app_->add_option("--lost-signal", lost_signal_.value,
-                                           "signal sent to the command's process group when the "
-                                           "lease is lost (default TERM)")
-                              ->option_text("SIGNAL");
+    if (wanted("--ttl"))
+        ttl_.option =
+            app_->add_option("--ttl", ttl_.value,
+                             fmt::format("lease length, renewed every TTL/{} (default {})",
+                                         lock::kRenewalsPerTtl, format_duration(lock::kDefaultTtl)))
+                ->option_text("DURATION");
+    if (wanted("-k,--kill-after"))
+        kill_after_.option =
+            app_->add_option(
+                    "-k,--kill-after", kill_after_.value,
+                    fmt::format("after a lost lease, SIGKILL the command this long after the "
+                                "stop signal (default TTL/{}, at most {}; at most TTL/{})",
+                                lock::kKillAfterPerTtl, format_duration(lock::kMaxDefaultKillAfter),
+                                lock::kRenewalsPerTtl))
+                ->option_text("DURATION");
+    if (wanted("--lost-signal"))
+        lost_signal_.option =
+            app_->add_option("--lost-signal", lost_signal_.value,
+                             "signal sent to the command's process group when the "
+                             "lease is lost (default TERM)")
+                ->option_text("SIGNAL");
 }
 
 // -c, --min-hold: what runs, and for how long at least.
 void RunCommand::add_command_options() {
-    shell_command_.option =
-        app_->add_option("-c,--command", shell_command_.value, "run STRING with /bin/sh -c")
-            ->option_text("STRING");
-    if (!semaphore_) // a permit is not kept after its command
+    if (wanted("-c,--command"))
+        shell_command_.option =
+            app_->add_option("-c,--command", shell_command_.value, "run STRING with /bin/sh -c")
+                ->option_text("STRING");
+    if (!semaphore_ && wanted("--min-hold")) // a permit is not kept after its command
         min_hold_.option =
             app_->add_option("--min-hold", min_hold_.value,
                              fmt::format("keep the lock at least DURATION after acquiring it, "

@@ -17,7 +17,12 @@ namespace dlock::cli {
 class RunCommand {
   public:
     enum class Kind { lock, semaphore };
-    explicit RunCommand(CLI::App& parent, Kind kind = Kind::lock);
+    explicit RunCommand(CLI::App& parent, Kind kind = Kind::lock,
+                        const std::vector<std::string>* words = nullptr);
+    // `dlock run` for a parser of one command line, `words`: only the options these may use
+    // are registered, and the required ones (see GlobalOptions::add_to).
+    RunCommand(CLI::App& parent, const std::vector<std::string>* words)
+        : RunCommand(parent, Kind::lock, words) {}
     CLI::App* app() const { return app_; }
     // `command` is everything after "--" on the command line.
     Result<int> execute(const GlobalOptions& globals, const std::vector<std::string>& command);
@@ -34,10 +39,13 @@ class RunCommand {
     Result<Plan> plan(const GlobalOptions& globals, const std::vector<std::string>& command) const;
     void add_names();
     void add_wait_options();
+    void add_holder_options();
     void add_lease_options();
     void add_command_options();
+    bool wanted(std::string_view names) const;
 
     CLI::App* app_;
+    const std::vector<std::string>* words_; // null: every option
     bool semaphore_ = false;
     std::vector<std::string> names_; // run
     std::string semaphore_name_;     // sem run

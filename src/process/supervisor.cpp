@@ -94,9 +94,10 @@ Supervisor::~Supervisor() {
         close(event_fd_);
 }
 
-Result<pid_t> Supervisor::spawn(const std::vector<std::string>& argv) {
-    TRY_ASSIGN(auto guardian, Guardian::start());
-    guardian_.emplace(std::move(guardian));
+Result<pid_t> Supervisor::spawn(const std::vector<std::string>& argv, Result<Guardian> guardian) {
+    if (!guardian)
+        return tl::unexpected(guardian.error());
+    guardian_.emplace(std::move(*guardian));
     // An interactive command gets the terminal, or reading it would stop it with SIGTTIN.
     owns_terminal_ = isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
     auto pid =

@@ -57,7 +57,9 @@ class Supervisor {
     Supervisor& operator=(const Supervisor&) = delete;
     Supervisor& operator=(Supervisor&&) = delete;
 
-    Result<pid_t> spawn(const std::vector<std::string>& argv);
+    // Starts the command under `guardian` (Guardian::start(), called earlier so that it could
+    // overlap other work, or now).
+    Result<pid_t> spawn(const std::vector<std::string>& argv, Result<Guardian> guardian);
 
     // Thread-safe: makes wait() re-read the stop deadline now.
     void notify() const;

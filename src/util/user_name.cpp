@@ -3,6 +3,7 @@
 #include "util/small_file.hpp"
 #include "util/static_glibc.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <fcntl.h>
@@ -27,6 +28,13 @@ std::string read_passwd() {
 }
 
 } // namespace
+
+bool passwd_from_files_only(std::string_view nsswitch) {
+    const auto sources = nss_sources(nsswitch, "passwd");
+    return sources && !sources->empty() &&
+           std::all_of(sources->begin(), sources->end(),
+                       [](const std::string& source) { return source == "files"; });
+}
 
 std::string user_in_passwd(std::string_view text, uid_t uid) {
     while (!text.empty()) {
@@ -57,6 +65,14 @@ std::optional<std::string> user_name_from_files() {
     static const std::string in_passwd = user_in_passwd(read_passwd(), geteuid());
     if (!in_passwd.empty())
         return in_passwd;
+    // Not in /etc/passwd, and nothing else to ask (a container's arbitrary uid, typically): the
+    // uid is all NSS would say too, so the static build need not hand over to find out.
+    static const bool files_only = [] {
+        const SmallFile file = read_small_file("/etc/nsswitch.conf", 1 << 20);
+        return file.error == 0 && passwd_from_files_only(file.text);
+    }();
+    if (files_only)
+        return std::to_string(geteuid());
     return std::nullopt;
 }
 

@@ -91,7 +91,56 @@ Leftover run_under_subreaper(const std::vector<std::string>& args, const Env& en
     return out;
 }
 
+// Runs dlock ARGS with stdout and stderr one pipe, as `x=$(dlock ... 2>&1)` does, and waits for
+// dlock's exit. Then reads the pipe without blocking: true if it is at end of file (nothing of
+// dlock's, its guardian's or its command's holds it any more), false if a writer is left.
+bool output_ended_by_exit(const std::vector<std::string>& args, int& status) {
+    std::vector<std::string> argv_strings{dlock_binary()};
+    argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+    std::vector<std::string> env_strings = child_environment(clean_env());
+    std::vector<char*> argv = exec_vector(argv_strings), envp = exec_vector(env_strings);
+    int out[2];
+    REQUIRE(pipe2(out, O_CLOEXEC) == 0);
+    const pid_t dlock = fork();
+    REQUIRE(dlock >= 0);
+    if (dlock == 0) {
+        dup2(out[1], 1);
+        dup2(out[1], 2);
+        execve(argv[0], argv.data(), envp.data());
+        _exit(127);
+    }
+    close(out[1]);
+    while (waitpid(dlock, &status, 0) < 0 && errno == EINTR) {
+    }
+    REQUIRE(fcntl(out[0], F_SETFL, O_NONBLOCK) == 0);
+    char buffer[4096];
+    ssize_t n;
+    while ((n = read(out[0], buffer, sizeof buffer)) > 0) {
+    }
+    close(out[0]);
+    return n == 0;
+}
+
 } // namespace
+
+TEST_CASE("a reader of dlock's output sees end of file once dlock's exit is seen",
+          "[e2e][guardian][fds]") {
+    REQUIRE_REDIS(server);
+    // Refused (the guardian started during the acquire is ended too), run, failed to start.
+    auto holder = start(*server, {"run", "held", "--", "sleep", "30"});
+    REQUIRE(eventually([&] { return exists(*server, key("held")); }));
+    auto [name, command, ended] = GENERATE(table<std::string, std::string, int>({
+        {"job", "true", 0},
+        {"job", "/nonexistent/command", 127},
+        {"held", "true", 75},
+    }));
+    int status = -1;
+    CHECK(output_ended_by_exit(with_redis(*server, {"run", name, "--", command}), status));
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == ended);
+    holder->signal(SIGTERM);
+    holder->wait(20s);
+}
 
 TEST_CASE("the guardian holds no descriptor of dlock's but its pipe", "[e2e][guardian][fds]") {
     REQUIRE_REDIS(server);
@@ -135,4 +184,18 @@ TEST_CASE("dlock reaps its guardian before it exits, whatever the way",
     }
     CHECK(left.children == 0); // not 1 (a guardian still running), nor 2 (a zombie)
     CHECK_FALSE(exists(*server, key("job")));
+}
+
+TEST_CASE("a run refused because the lock is held reaps the guardian it started meanwhile",
+          "[e2e][guardian][busy]") {
+    REQUIRE_REDIS(server);
+    auto holder = start(*server, {"run", "job", "--", "sleep", "30"});
+    REQUIRE(eventually([&] { return exists(*server, key("job")); }));
+    const Leftover left =
+        run_under_subreaper(with_redis(*server, {"run", "job", "--", "true"}), {});
+    CHECK(WIFEXITED(left.dlock_status));
+    CHECK(WEXITSTATUS(left.dlock_status) == 75);
+    CHECK(left.children == 0);
+    holder->signal(SIGTERM);
+    CHECK(holder->wait(20s).exit_code == 128 + SIGTERM);
 }

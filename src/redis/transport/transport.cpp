@@ -3,6 +3,7 @@
 #include "redis/transport/socket.hpp"
 #include "redis/transport/tls_transport.hpp"
 #include "util/log.hpp"
+#include "util/while_waiting.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -63,6 +64,8 @@ class PlainTransport final : public Transport {
 } // namespace
 
 Result<void> wait_for(int fd, short events, Deadline deadline) {
+    if (events & POLLIN) // a reply is due: the server works on it meanwhile
+        WhileWaiting::run_pending();
     pollfd pfd{fd, events, 0};
     for (;;) {
         const auto left =

@@ -35,3 +35,16 @@ TEST_CASE("current_user_name prefers LOGNAME, then the passwd entry", "[user]") 
     if (saved)
         setenv("LOGNAME", restore.c_str(), 1);
 }
+
+TEST_CASE("passwd_from_files_only is true only when passwd is looked up in files alone", "[user]") {
+    using dlock::passwd_from_files_only;
+    CHECK(passwd_from_files_only("passwd: files\n"));
+    CHECK(passwd_from_files_only("# c\npasswd:\tfiles  # local only\nhosts: files dns\n"));
+    CHECK(passwd_from_files_only("passwd: files [NOTFOUND=return]\n"));
+    CHECK_FALSE(passwd_from_files_only("passwd: files systemd\n"));
+    CHECK_FALSE(passwd_from_files_only("passwd: sss files\n"));
+    CHECK_FALSE(passwd_from_files_only("passwd: compat\n"));
+    CHECK_FALSE(passwd_from_files_only("passwd:\n"));
+    CHECK_FALSE(passwd_from_files_only("hosts: files dns\n")); // no line: glibc's default
+    CHECK_FALSE(passwd_from_files_only(""));
+}
