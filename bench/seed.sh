@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The seed scenario: STOCK items (a counter in a file), WORKERS workers; each worker loops over
+# sales until the stock runs out, each sale a new lock process around a /bin/sh script that reads
+# the stock, stops if it is 0, else writes it back one less and records the sale. Variants, in
+# the command lines a user would write (the sale script in $SALE, Redis in DLOCK_REDIS_URL):
+#   dlock run -w 10m stock -c "$SALE"
+#   flock -w 600 stock.lock -c "$SALE"        (SHELL=/bin/sh, as cron sets it)
+#   sh -c "$SALE"                             (no lock: the oversold count shows the race)
+# Reports per variant: sales/s, sales, oversold (sales beyond STOCK) and the final stock, each
+# worker's sales (min/max/stddev), the torn reads (unlocked); then dlock/flock of sales/s per
+# round and their median. ROUNDS rounds, the order of dlock and flock alternating.
+#   bench/seed.sh       STOCK=5000 WORKERS=50 ROUNDS=2 DLOCK=path
+set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+STOCK=${STOCK:-5000}
+WORKERS=${WORKERS:-50}
+ROUNDS=${ROUNDS:-2}
+
+bench_build
+bench_start_redis
+export DLOCK_REDIS_URL=redis://127.0.0.1:$REDIS_PORT SHELL=/bin/sh
+export STOCK_FILE=$BENCH_TMP/stock SALES_FILE=$BENCH_TMP/sales
+# The sale exits 4 on a torn read (unlocked, another sale is rewriting the file): sold again.
+# shellcheck disable=SC2016 # expanded by the sale's sh; W is the worker's number
+SALE='read -r n <"$STOCK_FILE" || exit 4; [ "$n" -gt 0 ] || exit 3; echo $((n - 1)) >"$STOCK_FILE"; echo "$W" >>"$SALES_FILE"'
+
+sell() { # VARIANT: one sale; exit 3 once sold out
+    case $1 in
+    dlock) "$DLOCK" run -w 10m stock -c "$SALE" ;;
+    flock) flock -w 600 "$BENCH_TMP/stock.lock" -c "$SALE" ;;
+    none) sh -c "$SALE" ;;
+    esac
+}
+
+worker() { # VARIANT W
+    local status
+    export W=$2
+    while :; do
+        status=0
+        sell "$1" || status=$?
+        if ((status == 4)); then echo >>"$BENCH_TMP/torn"; fi
+        ((status == 0 || status == 4)) || break
+    done
+    ((status == 3)) || {
+        echo "worker $2 ($1): a sale exited $status" >&2
+        return 1
+    }
+}
+
+# run VARIANT: prints "variant sales/s sales oversold final-stock min max stddev torn"
+run() {
+    local variant=$1 w start end
+    echo "$STOCK" >"$STOCK_FILE"
+    : >"$SALES_FILE"
+    : >"$BENCH_TMP/torn"
+    BENCH_PIDS=()
+    start=$EPOCHREALTIME
+    for ((w = 0; w < WORKERS; w++)); do
+        worker "$variant" "$w" &
+        BENCH_PIDS+=($!)
+    done
+    for w in "${BENCH_PIDS[@]}"; do wait "$w" || die "$variant: a worker failed"; done
+    end=$EPOCHREALTIME
+    BENCH_PIDS=()
+    local final torn
+    read -r final <"$STOCK_FILE"
+    torn=$(wc -l <"$BENCH_TMP/torn")
+    awk -v variant="$variant" -v workers="$WORKERS" -v stock="$STOCK" -v secs="$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" \
+        -v final="$final" -v torn="$torn" '{ n[$1]++; sales++ }
+        END { min = -1
+              for (w = 0; w < workers; w++) { c = n[w] + 0; sum += c; sq += c * c
+                  if (min < 0 || c < min) min = c; if (c > max) max = c }
+              mean = sum / workers; sd = sqrt(sq / workers - mean * mean)
+              printf "%-6s %8.1f %6d %6d %6d %5d %5d %6.2f %5d\n", variant, sales / secs, sales,
+                     sales - stock, final, min, max, sd, torn }' "$SALES_FILE"
+}
+
+echo "$(date -u +%FT%TZ) dlock $("$DLOCK" --version) ($DLOCK); $(redis-server --version | cut -d' ' -f1-3); $(flock --version)"
+echo "stock $STOCK, $WORKERS workers, $ROUNDS rounds; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "variant sales/s  sales oversold final  min   max stddev  torn (min/max/stddev: sales per worker)"
+for ((round = 1; round <= ROUNDS; round++)); do
+    order=(dlock flock)
+    ((round % 2)) || order=(flock dlock)
+    lines=
+    for variant in "${order[@]}" none; do
+        line=$(run "$variant")
+        echo "$line"
+        lines+=$line$'\n'
+    done
+    awk -v r="$round" '{ rate[$1] = $2 } END { printf "round %d dlock/flock %.2f\n", r, rate["dlock"] / rate["flock"] }' <<<"$lines"
+done | tee "$RESULTS/seed.txt"
+awk '/dlock\/flock/ { print $4 }' "$RESULTS/seed.txt" | sort -g |
+    awk '{ v[NR] = $1 } END { printf "median dlock/flock sales/s over %d rounds: %.2f\n", NR, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
