@@ -9,8 +9,10 @@
 #  2. in-process uncontended acquire+release cycles/s: node-redlock, redis-semaphore (Mutex),
 #     redis-py's Lock, and `dlock bench` (which also times a minimal SET NX + compare-and-delete
 #     lock in the same process); ROUNDS rounds, medians.
-#  3. handover: K+1 workers (K = WAITERS) share one lock; each takes it, runs a job of HOLD
-#     seconds, releases it, then sits out until another worker's job has started, so at every
+#  3. handover: K+1 workers (K = WAITERS) share one lock; each takes it, runs a job of 0.5 to
+#     1.5 x HOLD seconds (random, so that a poller's retries fall at any phase of the release:
+#     a fixed hold equal to a retry interval would make polling look free or twice as costly),
+#     releases it, then sits out until another worker's job has started, so at every
 #     release K workers wait. The gap is one job's end to the next job's start (p50/p99/max),
 #     with Redis or etcd calls per handover. CLI workers run the job as `bash -c` under the CLI
 #     (so their gaps include a bash start, as the flock row shows); library workers are one
@@ -150,18 +152,22 @@ uncontended() {
 }
 
 # --- 3. handover -------------------------------------------------------------------------------
-# The job every CLI worker runs under its lock: $0 log, $1 counter, $2 jobs, $3 worker, $4 hold.
-# It writes the counter value it took to counter.WORKER so the worker knows when it may compete.
+# The job every CLI worker runs under its lock: $0 log, $1 counter, $2 jobs, $3 worker, $4 HOLD
+# in ms. It writes the counter value it took to counter.WORKER so the worker knows when it may
+# compete again.
 # shellcheck disable=SC2016 # expanded by the job's bash
 JOB='read -r n <"$1"; ((n < $2)) || exit 0; echo $((n + 1)) >"$1"; echo $((n + 1)) >"$1.$3"
-echo "s $EPOCHREALTIME $3" >>"$0"; sleep "$4"; echo "e $EPOCHREALTIME $3" >>"$0"'
+h=$(($4 / 2 + RANDOM % ($4 + 1))); printf -v h %d.%03d $((h / 1000)) $((h % 1000))
+echo "s $EPOCHREALTIME $3" >>"$0"; sleep "$h"; echo "e $EPOCHREALTIME $3" >>"$0"'
 
 # cli_worker ID LOG COUNTER LOCK...: runs jobs under LOCK until the counter reaches HANDOVERS+1.
 cli_worker() {
     local id=$1 log=$2 counter=$3 seen mine nap jobs=$((HANDOVERS + 1))
     shift 3
     exec {nap}<>"$BENCH_TMP/nap"
-    while "$@" bash -c "$JOB" "$log" "$counter" "$jobs" "$id" "$HOLD"; do
+    local hold_ms
+    hold_ms=$(awk -v h="$HOLD" 'BEGIN { print int(h * 1000) }')
+    while "$@" bash -c "$JOB" "$log" "$counter" "$jobs" "$id" "$hold_ms"; do
         read -r seen <"$counter" || true # no newline: written by another tool, or being rewritten
         ((seen < jobs)) || return 0
         read -r mine <"$counter.$id" 2>/dev/null || mine=
@@ -250,7 +256,7 @@ handover_run() { # TOOL K: one result line
 handover() {
     local tools=(flock etcdctl redis-cli-0.1 redis-cli-0.01 dlock-run node-redlock-default node-redlock-tuned
         redis-semaphore-default redis-semaphore-tuned redis-py-default redis-py-tuned)
-    echo "== handover: K+1 workers, $HANDOVERS handovers, hold ${HOLD}s; gaps in ms: n p50 p99 max mean (TCP) =="
+    echo "== handover: K+1 workers, $HANDOVERS handovers, jobs of 0.5-1.5 x ${HOLD}s; gaps in ms: n p50 p99 max mean (TCP) =="
     mkfifo "$BENCH_TMP/nap"
     local k tool
     for k in $WAITERS; do

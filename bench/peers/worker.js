@@ -4,9 +4,9 @@
 //   node worker.js LIB PROFILE PORT handover ID LOG COUNTER JOBS HOLD
 // LIB: redlock | semaphore; PROFILE: default | tuned. The handover mode is the loop every tool
 // runs in bench/peers.sh: take the lock; if COUNTER (a file the lock protects) has reached JOBS,
-// release and stop; else bump it, log "s TIME ID", hold HOLD seconds, log "e TIME ID", release,
-// then wait until another worker's job has started before competing again, so that at every
-// release the other workers are all waiting.
+// release and stop; else bump it, log "s TIME ID", hold 0.5 to 1.5 x HOLD seconds, log
+// "e TIME ID", release, then wait until another worker's job has started before competing
+// again, so that at every release the other workers are all waiting.
 'use strict';
 const fs = require('fs');
 const Redis = require('ioredis');
@@ -63,7 +63,7 @@ async function handover(acquire, id, log, counter, jobs, hold) {
     if (done >= jobs) return release();
     fs.writeFileSync(counter, String(done + 1));
     fs.appendFileSync(log, `s ${now()} ${id}\n`);
-    await sleep(hold * 1000);
+    await sleep(hold * 1000 * (0.5 + Math.random()));
     fs.appendFileSync(log, `e ${now()} ${id}\n`);
     await release();
     for (let seen = done + 1; seen === null || (seen === done + 1 && seen < jobs); seen = readCounter(counter)) {

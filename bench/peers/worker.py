@@ -6,6 +6,7 @@
 PROFILE: default (Lock's sleep=0.1 s between tries) or tuned (sleep=0.005 s). Waits are
 unbounded in both (blocking_timeout=None, the default).
 """
+import random
 import sys
 import time
 
@@ -46,7 +47,7 @@ def handover(make_lock, wid, log, counter, jobs, hold):
             f.write(str(done + 1))
         with open(log, "a") as f:
             f.write(f"s {time.time():.6f} {wid}\n")
-        time.sleep(hold)
+        time.sleep(hold * random.uniform(0.5, 1.5))
         with open(log, "a") as f:
             f.write(f"e {time.time():.6f} {wid}\n")
         lock.release()
