@@ -7,8 +7,9 @@
 #   flock -w 600 stock.lock -c "$SALE"        (SHELL=/bin/sh, as cron sets it)
 #   sh -c "$SALE"                             (no lock: the oversold count shows the race)
 # Reports per variant: sales/s, sales, oversold (sales beyond STOCK) and the final stock, each
-# worker's sales (min/max/stddev), the torn reads (unlocked); then dlock/flock of sales/s per
-# round and their median. ROUNDS rounds, the order of dlock and flock alternating.
+# worker's sales (min/max/stddev), CPU ms per sale of the workers and everything they ran (bash
+# `times`) and of redis-server (INFO cpu); then dlock/flock of sales/s per round and their
+# median. ROUNDS rounds, the order of dlock and flock alternating.
 #   bench/seed.sh       STOCK=5000 WORKERS=50 ROUNDS=2 DLOCK=path
 set -euo pipefail
 # shellcheck source=bench/lib.sh
@@ -22,9 +23,9 @@ bench_build
 bench_start_redis
 export DLOCK_REDIS_URL=redis://127.0.0.1:$REDIS_PORT SHELL=/bin/sh
 export STOCK_FILE=$BENCH_TMP/stock SALES_FILE=$BENCH_TMP/sales
-# The sale exits 4 on a torn read (unlocked, another sale is rewriting the file): sold again.
+# Unlocked, a read can fall between another sale's truncation and its write: read again.
 # shellcheck disable=SC2016 # expanded by the sale's sh; W is the worker's number
-SALE='read -r n <"$STOCK_FILE" || exit 4; [ "$n" -gt 0 ] || exit 3; echo $((n - 1)) >"$STOCK_FILE"; echo "$W" >>"$SALES_FILE"'
+SALE='until read -r n <"$STOCK_FILE"; do :; done; [ "$n" -gt 0 ] || exit 3; echo $((n - 1)) >"$STOCK_FILE"; echo "$W" >>"$SALES_FILE"'
 
 sell() { # VARIANT: one sale; exit 3 once sold out
     case $1 in
@@ -40,8 +41,7 @@ worker() { # VARIANT W
     while :; do
         status=0
         sell "$1" || status=$?
-        if ((status == 4)); then echo >>"$BENCH_TMP/torn"; fi
-        ((status == 0 || status == 4)) || break
+        ((status == 0)) || break
     done
     ((status == 3)) || {
         echo "worker $2 ($1): a sale exited $status" >&2
@@ -49,12 +49,22 @@ worker() { # VARIANT W
     }
 }
 
-# run VARIANT: prints "variant sales/s sales oversold final-stock min max stddev torn"
+redis_cpu() { redis-cli -s "$REDIS_SOCK" info cpu | awk -F: '/^used_cpu_(sys|user):/ { s += $2 } END { print s }'; }
+
+# Seconds of CPU a shell's waited-for descendants used, from its `times` (the 2nd line), which
+# goes to a file: a pipe or $(...) would run `times` in a fresh subshell that has none.
+children_cpu() { # TIMES-FILE
+    awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } print s }' "$1"
+}
+
+# run VARIANT (in a subshell of its own, for `times`): prints "variant sales/s sales oversold
+# final-stock min max stddev client-cpu-ms/sale redis-cpu-ms/sale"
 run() {
     local variant=$1 w start end
     echo "$STOCK" >"$STOCK_FILE"
     : >"$SALES_FILE"
-    : >"$BENCH_TMP/torn"
+    local redis_before
+    redis_before=$(redis_cpu)
     BENCH_PIDS=()
     start=$EPOCHREALTIME
     for ((w = 0; w < WORKERS; w++)); do
@@ -64,22 +74,24 @@ run() {
     for w in "${BENCH_PIDS[@]}"; do wait "$w" || die "$variant: a worker failed"; done
     end=$EPOCHREALTIME
     BENCH_PIDS=()
-    local final torn
+    local final client redis
     read -r final <"$STOCK_FILE"
-    torn=$(wc -l <"$BENCH_TMP/torn")
+    times >"$BENCH_TMP/times"
+    client=$(children_cpu "$BENCH_TMP/times")
+    redis=$(awk -v a="$redis_before" -v b="$(redis_cpu)" 'BEGIN { print b - a }')
     awk -v variant="$variant" -v workers="$WORKERS" -v stock="$STOCK" -v secs="$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" \
-        -v final="$final" -v torn="$torn" '{ n[$1]++; sales++ }
+        -v final="$final" -v client="$client" -v redis="$redis" '{ n[$1]++; sales++ }
         END { min = -1
               for (w = 0; w < workers; w++) { c = n[w] + 0; sum += c; sq += c * c
                   if (min < 0 || c < min) min = c; if (c > max) max = c }
               mean = sum / workers; sd = sqrt(sq / workers - mean * mean)
-              printf "%-6s %8.1f %6d %6d %6d %5d %5d %6.2f %5d\n", variant, sales / secs, sales,
-                     sales - stock, final, min, max, sd, torn }' "$SALES_FILE"
+              printf "%-6s %8.1f %6d %6d %6d %5d %5d %6.2f %6.2f %6.3f\n", variant, sales / secs, sales,
+                     sales - stock, final, min, max, sd, client * 1000 / sales, redis * 1000 / sales }' "$SALES_FILE"
 }
 
 echo "$(date -u +%FT%TZ) dlock $("$DLOCK" --version) ($DLOCK); $(redis-server --version | cut -d' ' -f1-3); $(flock --version)"
 echo "stock $STOCK, $WORKERS workers, $ROUNDS rounds; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "variant sales/s  sales oversold final  min   max stddev  torn (min/max/stddev: sales per worker)"
+echo "variant sales/s  sales oversold final  min   max stddev  CPU ms/sale: clients  redis (min/max/stddev: sales per worker)"
 for ((round = 1; round <= ROUNDS; round++)); do
     order=(dlock flock)
     ((round % 2)) || order=(flock dlock)
