@@ -23,6 +23,8 @@
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "$0")/lib.sh"
+# shellcheck source=bench/peers/workers.sh
+source "$(dirname "$0")/peers/workers.sh"
 
 PAIRS=${PAIRS:-100}
 WARMUP=${WARMUP:-10}
@@ -87,6 +89,7 @@ start_etcd() {
 }
 
 peers_cleanup() {
+    stop_workers
     bench_cleanup
     if [[ -n ${ETCD_PID:-} ]]; then
         kill "$ETCD_PID" 2>/dev/null || true
@@ -229,14 +232,6 @@ calls_per_handover() { # BEFORE AFTER
             END { if (total) printf "calls=%.2f%s", total / h, detail; else printf "calls=-" }'
 }
 
-stop_workers() { # and their lock commands
-    local pid
-    for pid in "${BENCH_PIDS[@]}"; do
-        pkill -P "$pid" 2>/dev/null || true
-        kill "$pid" 2>/dev/null || true
-    done
-}
-
 handover_run() { # TOOL K: one result line
     local tool=$1 k=$2 log=$BENCH_TMP/$1-$2.log counter=$BENCH_TMP/$1-$2.counter before w
     echo 0 >"$counter"
@@ -250,7 +245,7 @@ handover_run() { # TOOL K: one result line
     local shares
     shares=$(awk '$1 == "s" { n[$3]++ } END { for (w in n) print n[w] }' "$log" | sort -n | sed -n '1p;$p' | paste -sd/)
     printf '%-23s K=%d  %s  jobs/worker min/max %s  %s\n' "$tool" "$k" "$(gaps "$log")" "$shares" \
-        "$(calls_per_handover "$before" "$(calls_snapshot "$tool")")"
+        "$(calls_per_handover "$before" "$(calls_snapshot "$tool")")" | tee -a "$RESULTS/peers-handover.txt"
 }
 
 handover() {
@@ -258,10 +253,11 @@ handover() {
         redis-semaphore-default redis-semaphore-tuned redis-py-default redis-py-tuned)
     echo "== handover: K+1 workers, $HANDOVERS handovers, jobs of 0.5-1.5 x ${HOLD}s; gaps in ms: n p50 p99 max mean (TCP) =="
     mkfifo "$BENCH_TMP/nap"
+    : >"$RESULTS/peers-handover.txt"
     local k tool
     for k in $WAITERS; do
         for tool in "${tools[@]}"; do handover_run "$tool" "$k"; done
-    done | tee "$RESULTS/peers-handover.txt"
+    done
     echo "dlock bench (in-process), same server:"
     "$DLOCK" --redis "redis://127.0.0.1:$REDIS_PORT" bench --cycles 100 -k "${WAITERS// /,}" --handovers "$HANDOVERS" |
         sed -n '/waiters/,$p'
