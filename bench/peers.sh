@@ -17,7 +17,8 @@
 #     with Redis or etcd calls per handover. CLI workers run the job as `bash -c` under the CLI
 #     (so their gaps include a bash start, as the flock row shows); library workers are one
 #     process each and run the job in-process. Libraries at their default retry interval and at
-#     a tuned one (see bench/peers/worker.{js,py}).
+#     a tuned one (see bench/peers/worker.{js,py}); the redis-cli lock retrying every 0.1 s and
+#     every 0.01 s.
 #   bench/peers.sh        PARTS="startup uncontended handover" PAIRS=100 WARMUP=10 ROUNDS=3 CYCLES=2000 WAITERS="1 8" HANDOVERS=100 HOLD=0.1
 #   DLOCK=path NODE_DEPS=dir bench/peers.sh
 set -euo pipefail
