@@ -93,3 +93,33 @@ TEST_CASE("a queue of waiters killed with -9 frees the name within a heartbeat e
     CHECK(file_exists(dir / "next-ran"));
     CHECK_FALSE(file_exists(dir / "doomed"));
 }
+
+// A known limitation of the hand-off, kept as its reproduction and hidden from the suite (it
+// fails): see docs/internals.md, "Waiting". Run it with `e2e_tests '[known-limitation]'`.
+TEST_CASE("a waiter stopped in its block does not keep the name from the next one for a lease",
+          "[.][e2e][wait][grant][known-limitation]") {
+    REQUIRE_REDIS(server);
+    // A waiter suspended (Ctrl-Z, SIGSTOP, a paused VM) while it blocks: Redis still serves its
+    // BLPOP, so a hand-off to it counts as taken although it cannot start. The next waiter used
+    // to get the lock once the stopped one missed its 3 s heartbeat; it should not wait for the
+    // stopped one's whole lease (30 s) instead.
+    TempDir dir;
+    auto holder = start_holder(*server, dir);
+    auto stopped = start(*server, {"run", "-w", "60s", "job", "--", "touch", dir / "stopped-ran"});
+    REQUIRE(eventually([&] { return server->cmd({"ZCARD", key("job", "queue")}).integer() == 1; }));
+    stopped->signal(SIGSTOP);
+    auto next = start(*server, {"run", "-w", "60s", "job", "--", "touch", dir / "next-ran"});
+    REQUIRE(eventually([&] { return server->cmd({"ZCARD", key("job", "queue")}).integer() == 2; }));
+    const auto released = Clock::now();
+    let_go(dir, {holder.get()});
+    const bool next_ran = eventually([&] { return file_exists(dir / "next-ran"); }, 25s);
+    INFO("waited " << std::chrono::duration_cast<std::chrono::milliseconds>(since(released)).count()
+                   << " ms for the next waiter");
+    stopped->signal(SIGCONT);
+    CHECK(next_ran);
+    CHECK(next->wait(40s).exit_code == 0);
+    auto r = stopped->wait(40s);
+    INFO("stopped waiter: " << r.err);
+    CHECK((r.exit_code == 0 || r.exit_code == 75));
+    CHECK(file_exists(dir / "stopped-ran") == (r.exit_code == 0));
+}
