@@ -30,7 +30,7 @@ end
 -- A deep exclusive waiter may stay silent longer: WINDOW_STEP places ahead add one heartbeat, up
 -- to MAX_WINDOWS heartbeats. It is no longer silent once near the head: a grant cuts the new
 -- head's deadline back to one heartbeat and nudges it (lib/grant.lua).
-local WINDOW_STEP, MAX_WINDOWS = 4, 20
+local WINDOW_STEP, MAX_WINDOWS = 4, 20 -- MAX_WINDOWS: also kMaxHeartbeatWindows (lock/backend.hpp)
 
 -- Queue waiter `id` at `arrival_us` (a waiter already queued keeps its place; `exclusive`: also
 -- among the writers of q.xqueue) and give it until its deadline to come back: `heartbeat` ms from

@@ -28,6 +28,9 @@ struct HolderInfo {
 
 // How long a waiter that stops heartbeating stays in the queue (see docs/internals.md, "Waiting").
 inline constexpr Millis kWaiterHeartbeat{3000};
+// A waiter deep in a long queue may stay silent for up to this many heartbeats (MAX_WINDOWS in
+// lua/lib/waiters.lua); a longer window in a reply is not believed.
+inline constexpr int kMaxHeartbeatWindows = 20;
 
 struct AcquireRequest {
     std::string owner;   // 128-bit token shared by nested holders (re-entry)

@@ -6,7 +6,9 @@
 #include "e2e/e2e_helpers.hpp"
 #include "support/fake_resp_server.hpp"
 
+#include <algorithm>
 #include <hiredis/hiredis.h>
+#include <mutex>
 #include <random>
 
 using namespace dlock::test;
@@ -333,4 +335,38 @@ TEST_CASE("a WAIT answered with anything but a count is an error naming the serv
     CHECK(one_line(r.err));
     CHECK(r.err.find("answered WAIT with an unexpected reply") != std::string::npos);
     CHECK(r.err.find("-1 of") == std::string::npos);
+}
+
+TEST_CASE("a refusal that lets a waiter stay silent for ages still bounds its every block",
+          "[e2e][hostile][wait]") {
+    // The refusal's last field is how long the waiter may stay silent; it blocks for a third of
+    // that. A server saying "forever" must not make a `-w forever` waiter block without bound.
+    std::mutex mutex;
+    double longest_block_s = 0;
+    int blocks = 0;
+    FakeRespServer server([&](const std::vector<std::string>& command) {
+        if (!command.empty() && command[0] == "BLPOP" && command.size() == 3) {
+            std::lock_guard lock(mutex);
+            longest_block_s = std::max(longest_block_s, std::stod(command[2]));
+            ++blocks;
+            return FakeAnswer{"*-1\r\n"};
+        }
+        if (!command.empty() && command[0].starts_with("EVAL"))
+            return FakeAnswer{"*12\r\n:0\r\n:100000\r\n$1\r\nh\r\n:1\r\n$1\r\nu\r\n$1\r\nc\r\n"
+                              ":0\r\n:1\r\n:1\r\n:0\r\n:0\r\n:9223372036854775807\r\n"};
+        return FakeAnswer{"+OK\r\n"};
+    });
+    TempDir dir;
+    auto waiter =
+        start_on(server.url(), {"run", "-w", "forever", "job", "--", "touch", dir / "ran"});
+    const bool blocked = eventually([&] {
+        std::lock_guard lock(mutex);
+        return blocks >= 3;
+    });
+    waiter->signal(SIGKILL);
+    waiter->wait(10s);
+    CHECK(blocked);
+    std::lock_guard lock(mutex);
+    CHECK(longest_block_s <= 20.0); // a third of the longest window a waiter is allowed
+    CHECK_FALSE(file_exists(dir / "ran"));
 }

@@ -5,6 +5,7 @@
 #include "redis/stores/history.hpp"
 #include "redis/topology/replication.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace dlock::redis {
@@ -78,7 +79,9 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
     out.waiters = v[8].as_int();
     out.shared_holders = v[9].as_int();
     out.held_until_ms = v[10].as_int();
-    out.heartbeat_window = Millis(v[11].as_int());
+    // A waiter blocks for a third of this: a reply must not make that wait unbounded.
+    out.heartbeat_window =
+        std::clamp(Millis(v[11].as_int()), Millis(0), r.heartbeat * lock::kMaxHeartbeatWindows);
     return out;
 }
 
