@@ -16,10 +16,10 @@ namespace dlock::app {
 namespace {
 
 // Fields written as JSON numbers (docs/reference.md, "dlock history"); everything else is a string.
-constexpr std::array<std::string_view, 14> kNumericFields{
+constexpr std::array<std::string_view, 15> kNumericFields{
     "pid",         "fence",         "start_ms",       "end_ms",  "duration_ms",
     "exit_status", "held_until_ms", "waited_ms",      "waiters", "other_pid",
-    "other_fence", "other_count",   "other_since_ms", "woken"};
+    "other_fence", "other_count",   "other_since_ms", "woken",   "slot"};
 
 bool is_number(std::string_view text) {
     int64_t n = 0;
@@ -61,7 +61,9 @@ std::string details(const lock::HistoryEntry& e) {
     std::vector<std::string> notes;
     if (!e.field("waited_ms").empty())
         notes.push_back("waited " + format_duration(Millis(e.number("waited_ms"))));
-    if (event == "skip")
+    if (event == "skip" && !e.field("reason").empty()) // --once-per: the slot was done
+        notes.emplace_back(e.field("reason"));
+    else if (event == "skip")
         notes.push_back(other.empty() ? "free, but waiters were queued first" : "held by " + other);
     if (event == "force")
         notes.push_back(fmt::format(

@@ -1,5 +1,6 @@
 #include "app/run.hpp"
 
+#include "app/once_per.hpp"
 #include "app/run_environment.hpp"
 #include "app/run_history.hpp"
 #include "app/run_report.hpp"
@@ -77,9 +78,11 @@ Aftermath release_after_run(lock::Backend& backend, lock::LeaseSet& leases,
 
 // Runs the command while every lease is held; releases them all afterwards. An Error: the
 // command could not be started (and the leases were released).
+// `slot`: the --once-per slot claimed, marked done when the command succeeds.
 Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
                       lock::Backend& backend, lock::LeaseSet& leases,
-                      Result<process::Guardian> guardian) {
+                      Result<process::Guardian> guardian, const ClaimedSlot* slot,
+                      lock::Slots* slots) {
     auto supervisor = process::Supervisor::create();
     auto child = supervisor.and_then(
         [&](process::Supervisor& s) { return s.spawn(options.argv, std::move(guardian)); });
@@ -108,6 +111,8 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
     }
     const int status = outcome.stopped ? exit_code::lease_lost
                                        : process::exit_code_from_wait_status(outcome.wait_status);
+    if (slot && !options.once_per->strict && status == exit_code::ok)
+        mark_slot_done(*slots, leases, options, self, *slot);
     const Aftermath after = release_after_run(backend, leases, options, self, status, &outcome);
     if (outcome.stopped || !after.gone.empty() || !after.unconfirmed.empty())
         return exit_code::lease_lost;
@@ -131,6 +136,8 @@ Result<void> check_offered(const lock::Store& store, const RunOptions& options) 
         TRY(lock::require(offered.shared_holds, offered, "a shared lock (-s)"));
     if (options.min_hold > Millis(0))
         TRY(lock::require(offered.min_hold, offered, "--min-hold"));
+    if (options.once_per)
+        TRY(lock::require(offered.once_per, offered, "--once-per"));
     return {};
 }
 
@@ -189,12 +196,21 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
     if (auto* lost = std::get_if<lock::LostMeanwhile>(&*taken))
         return report_lost_meanwhile(options, *lost);
 
+    std::unique_ptr<lock::Slots> slots = options.once_per ? store.slots() : nullptr;
+    std::optional<ClaimedSlot> slot;
+    if (slots) {
+        TRY_ASSIGN(const SlotDecision decision, claim_slot(*slots, backend, leases, options, self));
+        if (const int* skipped = std::get_if<int>(&decision))
+            return *skipped;
+        slot = std::get<ClaimedSlot>(decision);
+    }
     export_leases(options, owners, leases);
     if (early_guardian)
         early_guardian->run_now(); // if no wait for a reply came to run it
     if (!guardian)
         guardian.emplace(process::Guardian::start());
-    return supervise(options, self, backend, leases, std::move(*guardian));
+    return supervise(options, self, backend, leases, std::move(*guardian), slot ? &*slot : nullptr,
+                     slots.get());
 }
 
 } // namespace dlock::app

@@ -2,6 +2,7 @@
 
 #include "app/target.hpp"
 #include "lock/lease_clock.hpp"
+#include "lock/slots.hpp"
 #include "lock/store.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
@@ -27,6 +28,10 @@ struct RunOptions {
     bool shared = false; // many shared holders may run together; an exclusive one runs alone
     Millis min_hold{0};  // keep the (exclusive) lease at least this long after acquisition
     int64_t permits = 0; // > 0: hold one of this many permits of semaphore NAME (dlock sem run)
+    // --once-per: run only if no run of the server clock's current slot succeeded (one name,
+    // exclusive); a skip exits with `slot_done_exit_code` (0, or -E when given).
+    std::optional<lock::SlotRule> once_per;
+    int slot_done_exit_code = exit_code::ok;
 };
 
 // `dlock run`: take the lease on every name (or none), run the command while watchdogs renew

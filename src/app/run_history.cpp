@@ -53,4 +53,11 @@ void record_timed_out_wait(lock::History& history, const lock::Keys& keys,
     append(history, keys, fields);
 }
 
+void record_slot_skip(lock::History& history, const lock::Keys& keys, const lock::HolderInfo& self,
+                      const std::string& reason, int64_t slot) {
+    auto fields = about("skip", self, false);
+    fields.insert(fields.end(), {{"reason", reason}, {"slot", number(slot)}});
+    append(history, keys, fields);
+}
+
 } // namespace dlock::app

@@ -46,6 +46,7 @@ RunCommand::RunCommand(CLI::App& parent, Kind kind, const std::vector<std::strin
     add_wait_options();
     add_lease_options();
     add_command_options();
+    add_once_per_options();
 }
 
 void RunCommand::add_names() {
@@ -158,6 +159,31 @@ void RunCommand::add_command_options() {
                 ->option_text("DURATION");
 }
 
+// --once-per and its companions: at most one successful run per slot of the server's clock.
+void RunCommand::add_once_per_options() {
+    if (semaphore_)
+        return;
+    if (wanted("--once-per"))
+        once_per_.option = app_->add_option("--once-per", once_per_.value,
+                                            "run at most once successfully per PERIOD of Redis's "
+                                            "clock (slots from the epoch, UTC); skips exit 0")
+                               ->option_text("PERIOD");
+    if (wanted("--offset"))
+        offset_.option = app_->add_option("--offset", offset_.value,
+                                          "shift the slot boundaries by DURATION (--offset=-1h "
+                                          "for a negative one; less than PERIOD)")
+                             ->option_text("DURATION");
+    if (wanted("--tolerance"))
+        tolerance_.option =
+            app_->add_option("--tolerance", tolerance_.value,
+                             "a run up to DURATION before a boundary counts toward the next "
+                             "slot (default PERIOD/10, at most 5m; less than PERIOD/2)")
+                ->option_text("DURATION");
+    if (wanted("--once-per-strict"))
+        app_->add_flag("--once-per-strict", once_per_strict_,
+                       "close the slot when a run starts, even if it then fails");
+}
+
 RunArgs RunCommand::args(const std::vector<std::string>& command) const {
     RunArgs a;
     a.semaphore = semaphore_;
@@ -173,6 +199,10 @@ RunArgs RunCommand::args(const std::vector<std::string>& command) const {
     a.shared = shared_;
     a.min_hold = min_hold_.given();
     a.permits = permits_;
+    a.once_per = once_per_.given();
+    a.offset = offset_.given();
+    a.tolerance = tolerance_.given();
+    a.once_per_strict = once_per_strict_;
     return a;
 }
 

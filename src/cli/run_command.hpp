@@ -42,6 +42,7 @@ class RunCommand {
     void add_holder_options();
     void add_lease_options();
     void add_command_options();
+    void add_once_per_options();
     bool wanted(std::string_view names) const;
 
     CLI::App* app_;
@@ -63,6 +64,9 @@ class RunCommand {
     };
     Valued wait_, timeout_, conflict_exit_code_, ttl_, kill_after_, lost_signal_, shell_command_,
         min_hold_;
+    // --once-per (run only)
+    Valued once_per_, offset_, tolerance_;
+    bool once_per_strict_ = false;
 };
 
 } // namespace dlock::cli

@@ -1,6 +1,7 @@
 #include "cli/run_options.hpp"
 
 #include "cli/numbers.hpp"
+#include "cli/once_per_options.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
 #include "lock/lease_clock.hpp"
@@ -126,6 +127,7 @@ Result<app::RunOptions> parse_run_options(const RunArgs& args) {
         TRY_ASSIGN(o.permits, parse_integer(args.permits, 1, kMaxPermits, "--permits"));
     }
     TRY(parse_min_hold(args, o));
+    TRY(parse_once_per(args, o));
     return o;
 }
 

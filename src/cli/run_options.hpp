@@ -25,6 +25,11 @@ struct RunArgs {
     bool shared = false;
     std::optional<std::string> min_hold;
     std::string permits; // sem run -p (CLI11 requires it)
+    // --once-per PERIOD [--offset D] [--tolerance D] [--once-per-strict] (cli/once_per_options.hpp)
+    std::optional<std::string> once_per;
+    std::optional<std::string> offset;
+    std::optional<std::string> tolerance;
+    bool once_per_strict = false;
 };
 
 // The limits a run's values are checked against.

@@ -30,6 +30,7 @@ class HeldLease {
 
     const std::string& name() const { return id_.name; }
     const std::string& hold_id() const { return id_.hold_id; }
+    const std::string& owner() const { return id_.owner; }
     int64_t fence() const { return acquired_.fence; }
     int64_t holds() const { return acquired_.holds; }
     bool shared() const { return acquired_.shared; }

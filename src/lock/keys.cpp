@@ -65,7 +65,8 @@ Keys Keys::of(std::string_view prefix, std::string_view name) {
     return Keys{base + "lock",    base + "fence",   base + "queue",     base + "alive",
                 base + "wake:",   base + "readers", base + "rinfo",     base + "xqueue",
                 base + "history", base + "sem",     base + "permits",   base + "squeue",
-                base + "salive",  base + "swake:",  base + "released:", base + "winfo"};
+                base + "salive",  base + "swake:",  base + "released:", base + "winfo",
+                base + "slot"};
 }
 
 LatchKeys LatchKeys::of(std::string_view prefix, std::string_view name) {

@@ -40,6 +40,9 @@ struct Keys {
     // hash: exclusive waiter id -> what a release needs to grant it the lock (owner, hold id,
     // TTL, host, pid, user, cmd); lives with the queue (see docs/internals.md, "Waiting").
     std::string winfo;
+    // hash: the last schedule slot done by `run --once-per` (slot, host, pid, user, at, fence);
+    // expires a period after that slot ends (see lua/slot.lua).
+    std::string slot;
 
     static Keys of(std::string_view prefix, std::string_view name);
 };

@@ -4,6 +4,7 @@
 #include "lock/history.hpp"
 #include "lock/keys.hpp"
 #include "lock/latches.hpp"
+#include "lock/slots.hpp"
 #include "lock/status.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
@@ -25,6 +26,7 @@ struct Capabilities {
     bool latches = false;      // `dlock latch`
     bool min_hold = false;     // --min-hold
     bool bench = false;        // `dlock bench` measures one deployment
+    bool once_per = false;     // `run --once-per`: schedule slots (slots())
     // Why the store refuses what it lacks, after the feature's name: the store knows what it
     // is, the use case only what it asked for.
     std::string lacking;
@@ -145,6 +147,8 @@ class Store {
                                                         Millis heartbeat) = 0;
     // With capabilities().latches only.
     virtual std::unique_ptr<Latches> latches() = 0;
+    // With capabilities().once_per only.
+    virtual std::unique_ptr<Slots> slots() { return nullptr; }
 };
 
 } // namespace dlock::lock

@@ -38,6 +38,8 @@ extern const EmbeddedScript& latch_count_down; // count down once per request id
 extern const EmbeddedScript& latch_wait;       // one round of a waiter: check and register
 extern const EmbeddedScript& latch_leave;      // a waiter gives up
 extern const EmbeddedScript& latch_status;     // read a latch
+// Schedule slots of `run --once-per` (redis/stores/slot_store.cpp).
+extern const EmbeddedScript& slot; // claim the slot of now, or mark one done
 // Reading and history (redis/stores/status_reader.cpp, redis/stores/history.cpp).
 extern const EmbeddedScript& status;      // everything about one name (`dlock status`)
 extern const EmbeddedScript& sem_status;  // a semaphore permit by permit (`dlock sem status`)

@@ -4,6 +4,7 @@
 #include "redis/stores/force_release.hpp"
 #include "redis/stores/history.hpp"
 #include "redis/stores/latch_store.hpp"
+#include "redis/stores/slot_store.hpp"
 #include "redis/stores/status_reader.hpp"
 
 namespace dlock::redis {
@@ -11,7 +12,7 @@ namespace dlock::redis {
 SingleStore::SingleStore(Deployment deployment) : deployment_(std::move(deployment)) {}
 
 lock::Capabilities SingleStore::capabilities() const {
-    return {true, true, true, true, true, ""};
+    return {true, true, true, true, true, true, ""};
 }
 
 lock::Leases SingleStore::leases(int64_t permits, const lock::HolderInfo&, Millis) {
@@ -79,6 +80,10 @@ Result<lock::BrokenPermits> SingleStore::force_release_permits(const lock::Keys&
 
 std::unique_ptr<lock::Latches> SingleStore::latches() {
     return std::make_unique<LatchStore>(deployment_);
+}
+
+std::unique_ptr<lock::Slots> SingleStore::slots() {
+    return std::make_unique<SlotStore>(deployment_);
 }
 
 } // namespace dlock::redis

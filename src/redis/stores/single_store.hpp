@@ -33,6 +33,7 @@ class SingleStore final : public lock::Store {
                                                       const lock::HolderInfo& forcer,
                                                       Millis heartbeat) override;
     std::unique_ptr<lock::Latches> latches() override;
+    std::unique_ptr<lock::Slots> slots() override;
 
   private:
     Result<ScriptSession*> session();

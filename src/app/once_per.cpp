@@ -1,0 +1,97 @@
+#include "app/once_per.hpp"
+
+#include "app/run_history.hpp"
+#include "util/exit_codes.hpp"
+#include "util/log.hpp"
+
+#include <ctime>
+#include <fmt/format.h>
+#include <unistd.h>
+
+namespace dlock::app {
+namespace {
+
+std::string utc(int64_t ms, const char* format) {
+    const time_t seconds = static_cast<time_t>(ms >= 0 ? ms / 1000 : (ms - 999) / 1000);
+    tm fields{};
+    gmtime_r(&seconds, &fields);
+    char text[40];
+    strftime(text, sizeof text, format, &fields);
+    return text;
+}
+
+lock::SlotHolder holder_of(const lock::HeldLease& lease, const lock::HolderInfo& self) {
+    return {lease.owner(), lease.hold_id(), self.host, self.pid, self.user, lease.fence()};
+}
+
+// Skips are the news of a host that lost the race to a successful run: silent in cron (-v
+// shows them), said at a terminal.
+void report_skip(const std::string& line) {
+    if (isatty(STDERR_FILENO))
+        log::warn("{}", line);
+    else
+        log::info("{}", line);
+}
+
+void record_skip(lock::Backend& backend, const lock::HeldLease& lease, const lock::HolderInfo& self,
+                 const std::string& reason, int64_t slot) {
+    if (lock::History* history = backend.history())
+        record_slot_skip(*history, lease.keys(), self, reason, slot);
+}
+
+} // namespace
+
+std::string describe_slot(const lock::SlotRule& rule, int64_t slot) {
+    const int64_t start = slot * rule.period.count() + rule.offset.count();
+    const int64_t end = start + rule.period.count();
+    const bool minutes = start % 60'000 == 0 && end % 60'000 == 0;
+    const char* format = rule.period >= Millis(86'400'000)
+                             ? (minutes ? "%Y-%m-%d %H:%M" : "%Y-%m-%d %H:%M:%S")
+                         : minutes ? "%H:%M"
+                                   : "%H:%M:%S";
+    return fmt::format("{}-{} UTC", utc(start, format), utc(end, format));
+}
+
+std::string slot_done_reason(const lock::SlotRule& rule, const lock::SlotAnswer& answer) {
+    const bool same = answer.done_slot == answer.slot;
+    return fmt::format("done {} ({}) by {} at {}", same ? "this slot" : "a later slot",
+                       describe_slot(rule, answer.done_slot),
+                       answer.host.empty() ? "?" : answer.host, utc(answer.at_ms, "%H:%M:%S"));
+}
+
+Result<SlotDecision> claim_slot(lock::Slots& slots, lock::Backend& backend, lock::LeaseSet& leases,
+                                const RunOptions& options, const lock::HolderInfo& self) {
+    const lock::HeldLease& lease = leases[0];
+    auto answer = slots.claim(lease.keys(), *options.once_per, holder_of(lease, self));
+    if (answer && answer->state == lock::SlotAnswer::State::open)
+        return ClaimedSlot{answer->slot};
+    if (!answer) {
+        leases.release_all(backend);
+        return tl::unexpected(answer.error());
+    }
+    if (answer->state == lock::SlotAnswer::State::lost) {
+        log::error("lost the lease on {} before its slot was claimed; not running {}", lease.name(),
+                   options.command_line);
+        leases.release_all(backend);
+        return exit_code::lease_lost;
+    }
+    const std::string reason = slot_done_reason(*options.once_per, *answer);
+    report_skip(fmt::format("{}: {}; not running {}", lease.name(), reason, options.command_line));
+    record_skip(backend, lease, self, reason, answer->slot);
+    leases.release_all(backend);
+    return options.slot_done_exit_code;
+}
+
+void mark_slot_done(lock::Slots& slots, const lock::LeaseSet& leases, const RunOptions& options,
+                    const lock::HolderInfo& self, const ClaimedSlot& claimed) {
+    const lock::HeldLease& lease = leases[0];
+    auto answer =
+        slots.mark_done(lease.keys(), *options.once_per, holder_of(lease, self), claimed.slot);
+    if (!answer)
+        log::warn("{}: could not mark slot {} done ({}); another run may run it again",
+                  lease.name(), describe_slot(*options.once_per, claimed.slot),
+                  answer.error().message);
+    // A lease found lost is reported by the release that follows.
+}
+
+} // namespace dlock::app
