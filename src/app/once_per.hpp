@@ -18,11 +18,12 @@ struct ClaimedSlot {
 };
 
 // Claims the schedule slot of the one name in `leases`, right after its acquisition and before
-// the command starts. The slot open: the claimed slot. Done already (or the lease found lost):
+// the command starts. No `slots` (no --once-per): nothing to claim. The slot open: the claimed
+// slot. Done already (or the lease found lost):
 // the skip is reported (one line, as a refusal; a `skip` in the history), the lease released,
 // and the exit status returned as an int. An Error (Redis failed): the lease is released.
-using SlotDecision = std::variant<ClaimedSlot, int>;
-Result<SlotDecision> claim_slot(lock::Slots& slots, lock::Backend& backend, lock::LeaseSet& leases,
+using SlotDecision = std::variant<std::monostate, ClaimedSlot, int>;
+Result<SlotDecision> claim_slot(lock::Slots* slots, lock::Backend& backend, lock::LeaseSet& leases,
                                 const RunOptions& options, const lock::HolderInfo& self);
 
 // After the command exited 0 while the lease was held: marks the claimed slot done. A failure

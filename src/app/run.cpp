@@ -141,6 +141,21 @@ Result<void> check_offered(const lock::Store& store, const RunOptions& options) 
     return {};
 }
 
+// The exit status of a run whose names were not all taken (reported), or nullopt when they were.
+std::optional<int> not_taken(lock::Backend& backend, const Target& target,
+                             const RunOptions& options, const lock::HolderInfo& self,
+                             const lock::AcquireAllResult::value_type& taken) {
+    if (auto* blocked = std::get_if<lock::Blocked>(&taken)) {
+        if (blocked->refused.timed_out && options.wait && backend.history())
+            record_timed_out_wait(*backend.history(), lock::Keys::of(target.prefix, blocked->name),
+                                  self, options.shared, blocked->refused.last, *options.wait);
+        return report_refusal(options, *blocked);
+    }
+    if (auto* lost = std::get_if<lock::LostMeanwhile>(&taken))
+        return report_lost_meanwhile(options, *lost);
+    return std::nullopt;
+}
+
 } // namespace
 
 Result<int> run(lock::Store& store, const Target& target, const RunOptions& options) {
@@ -187,30 +202,21 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
     }
     latch.reset();
     TRY(taken);
-    if (auto* blocked = std::get_if<lock::Blocked>(&*taken)) {
-        if (blocked->refused.timed_out && options.wait && backend.history())
-            record_timed_out_wait(*backend.history(), lock::Keys::of(target.prefix, blocked->name),
-                                  self, options.shared, blocked->refused.last, *options.wait);
-        return report_refusal(options, *blocked);
-    }
-    if (auto* lost = std::get_if<lock::LostMeanwhile>(&*taken))
-        return report_lost_meanwhile(options, *lost);
+    if (const auto refused = not_taken(backend, target, options, self, *taken))
+        return *refused;
 
     std::unique_ptr<lock::Slots> slots = options.once_per ? store.slots() : nullptr;
-    std::optional<ClaimedSlot> slot;
-    if (slots) {
-        TRY_ASSIGN(const SlotDecision decision, claim_slot(*slots, backend, leases, options, self));
-        if (const int* skipped = std::get_if<int>(&decision))
-            return *skipped;
-        slot = std::get<ClaimedSlot>(decision);
-    }
+    TRY_ASSIGN(const SlotDecision decision,
+               claim_slot(slots.get(), backend, leases, options, self));
+    if (const int* skipped = std::get_if<int>(&decision))
+        return *skipped;
     export_leases(options, owners, leases);
     if (early_guardian)
         early_guardian->run_now(); // if no wait for a reply came to run it
     if (!guardian)
         guardian.emplace(process::Guardian::start());
-    return supervise(options, self, backend, leases, std::move(*guardian), slot ? &*slot : nullptr,
-                     slots.get());
+    return supervise(options, self, backend, leases, std::move(*guardian),
+                     std::get_if<ClaimedSlot>(&decision), slots.get());
 }
 
 } // namespace dlock::app
