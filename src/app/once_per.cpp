@@ -4,6 +4,7 @@
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
 
+#include <cstdlib>
 #include <ctime>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -65,8 +66,11 @@ Result<SlotDecision> claim_slot(lock::Slots* slots, lock::Backend& backend, lock
         return SlotDecision{};
     const lock::HeldLease& lease = leases[0];
     auto answer = slots->claim(lease.keys(), *options.once_per, holder_of(lease, self));
-    if (answer && answer->state == lock::SlotAnswer::State::open)
+    if (answer && answer->state == lock::SlotAnswer::State::open) {
+        // The command may name its output by slot: its start is slot * period + offset.
+        setenv("DLOCK_SLOT", std::to_string(answer->slot).c_str(), 1);
         return ClaimedSlot{answer->slot};
+    }
     if (!answer) {
         leases.release_all(backend);
         return tl::unexpected(answer.error());
