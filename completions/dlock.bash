@@ -7,7 +7,8 @@ _dlock_global_options='--help --version --redis --password-file --sentinel-user
     --tls-insecure --min-replicas --replica-timeout --prefix --connect-timeout --redis-timeout
     --verbose --quiet --syslog --no-syslog --log-format'
 _dlock_run_options='--help --no-wait --wait --timeout --shared --exclusive --conflict-exit-code
-    --ttl --kill-after --lost-signal --command --min-hold'
+    --ttl --kill-after --lost-signal --command --min-hold --once-per --offset --tolerance
+    --once-per-strict'
 
 # Whether option $1 of subcommand path $2 takes the next word as its value.
 _dlock_takes_value() {
@@ -17,6 +18,7 @@ _dlock_takes_value() {
         --tls-key | --tls-server-name | --min-replicas | --replica-timeout | \
         -w | --wait | --timeout | -E | --conflict-exit-code | --timeout-exit-code | --ttl | -k | \
         --kill-after | --lost-signal | -c | --command | --min-hold | -p | --permits | \
+        --once-per | --offset | --tolerance | \
         --count | --cycles | --waiters | --handovers | --name | --permit)
         return 0
         ;;

@@ -23,6 +23,7 @@ function __dlock_parse
                 set i (math $i + 1)
             case -w --wait --timeout -E --conflict-exit-code --timeout-exit-code --ttl -k \
                 --kill-after --lost-signal -c --command --min-hold -p --permits --count --cycles \
+                --once-per --offset --tolerance \
                 --waiters --handovers --name --permit
                 set i (math $i + 1)
             case -n
@@ -121,6 +122,10 @@ complete -c dlock -n $runs -s h -l help -d 'Print help and exit'
 complete -c dlock -n '__dlock_at run' -s s -l shared -d 'Take the lock shared'
 complete -c dlock -n '__dlock_at run' -s x -l exclusive -d 'Take the lock exclusively (default)'
 complete -c dlock -n '__dlock_at run' -l min-hold -x -d 'Keep the lock at least DURATION'
+complete -c dlock -n '__dlock_at run' -l once-per -x -d 'Run once successfully per PERIOD'
+complete -c dlock -n '__dlock_at run' -l offset -x -d 'Shift the slot boundaries'
+complete -c dlock -n '__dlock_at run' -l tolerance -x -d 'Count an early run toward the next slot'
+complete -c dlock -n '__dlock_at run' -l once-per-strict -d 'Close the slot when a run starts'
 complete -c dlock -n '__dlock_at "sem run"' -s p -l permits -x -d 'Number of permits'
 
 # sem and latch.

@@ -5,7 +5,7 @@ set -eu
 
 # libssl-dev: OpenSSL's headers only (dlock loads libssl.so.3 at run time, for TLS); openssl: the
 # CLI that makes the TLS tests' certificates.
-PACKAGES="build-essential cmake pkg-config libhiredis-dev libcli11-dev libspdlog-dev libfmt-dev \
+PACKAGES="build-essential faketime cmake pkg-config libhiredis-dev libcli11-dev libspdlog-dev libfmt-dev \
 catch2 libexpected-dev redis-server redis-tools hyperfine util-linux time procps clang-format \
 groff-base libssl-dev openssl"
 # CI also checks the .deb with lintian, the zsh and fish completions and the YAML of

@@ -69,7 +69,7 @@ TEST_CASE("once-per: the first successful run does the slot, later runs skip wit
     CHECK(contains(history.out, "\"slot\":" + std::to_string(slot)));
 }
 
-TEST_CASE("once-per: a failed run leaves the slot open; strict closes it whatever the outcome",
+TEST_CASE("once-per: a failed run leaves the slot open, strict closes it whatever the outcome",
           "[e2e][once-per]") {
     REQUIRE_REDIS(server);
     TempDir dir;
