@@ -14,7 +14,8 @@
 -- whatever took the lock (an acquire, or a hand-off to a waiter in lib/grant.lua) claims
 -- before its command runs, and two runs never decide on the same slot at once.
 -- Returns {-1} when the caller does not hold the lock (lost), {1, slot, now ms} when the
--- slot is open (claimed; with "strict" and "done", marked now), or {0, slot, done slot, host,
+-- slot is open (claimed; with "strict" and "done", marked now; a claim also when the slot was
+-- marked with the caller's own fencing token), or {0, slot, done slot, host,
 -- pid, user, at ms, fence} when it (or a later one) was done already: nothing changed.
 
 local lock, slot_key = KEYS[1], KEYS[2]
@@ -36,6 +37,11 @@ end
 
 local d = redis.call('HMGET', slot_key, 'slot', 'host', 'pid', 'user', 'at', 'fence')
 local done = tonumber(d[1])
+if done and d[6] == ARGV[11] and op ~= 'done' then
+  -- Marked by this very acquisition (its token): a strict claim sent again after a lost reply,
+  -- or a nested run inside the run that claimed it. Still ours to run.
+  return {1, done, now_ms}
+end
 if done and done >= slot then
   -- Never mark an older slot over a newer one.
   return {0, slot, done, d[2] or '', d[3] or '', d[4] or '', tonumber(d[5] or 0), d[6] or ''}
