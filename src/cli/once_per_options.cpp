@@ -66,8 +66,8 @@ Result<void> parse_once_per(const RunArgs& args, app::RunOptions& o) {
     lock::SlotRule rule;
     TRY_ASSIGN(rule.period, duration_of("--once-per", *args.once_per));
     if (rule.period < kMinPeriod || rule.period > kMaxPeriod)
-        return usage_error(fmt::format("--once-per {}: must be from {} to {}", *args.once_per,
-                                       format_duration(kMinPeriod), format_duration(kMaxPeriod)));
+        return usage_error(fmt::format("--once-per {}: must be from {} to 366d", *args.once_per,
+                                       format_duration(kMinPeriod)));
     if (args.offset) {
         TRY_ASSIGN(rule.offset, parse_offset(*args.offset, rule.period));
     }

@@ -8,7 +8,7 @@ namespace dlock::cli {
 
 // The limits of --once-per.
 inline constexpr Millis kMinPeriod{1000};
-inline constexpr Millis kMaxPeriod{366LL * 24 * 3600 * 1000};
+inline constexpr Millis kMaxPeriod{366LL * 24 * 3600 * 1000}; // "366d" in its message
 inline constexpr Millis kMaxDefaultTolerance{5 * 60 * 1000};
 
 // --once-per, --offset, --tolerance, --once-per-strict into `o.once_per` (and the skip's exit
