@@ -90,6 +90,23 @@ TEST_CASE("once-per: a failed run leaves the slot open, strict closes it whateve
     CHECK_FALSE(file_exists(dir / "no"));
 }
 
+TEST_CASE("once-per: a nested run of the same name re-enters and runs, even under strict",
+          "[e2e][once-per][reentry]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    const std::string inner =
+        "\"$DLOCK_BIN\" --redis \"$URL\" run --once-per 1h job -- touch \"$D/inner\"";
+    auto r = run(*server, {"run", "--once-per", "1h", "--once-per-strict", "job", "-c", inner},
+                 nested_env(*server, dir));
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(file_exists(dir / "inner"));
+    CHECK(
+        run(*server, {"run", "--once-per", "1h", "job", "--", "touch", dir / "again"}).exit_code ==
+        0);
+    CHECK_FALSE(file_exists(dir / "again"));
+}
+
 TEST_CASE("once-per: a waiter handed the lock after the slot was done skips",
           "[e2e][once-per][handoff]") {
     REQUIRE_REDIS(server);
