@@ -105,3 +105,21 @@ TEST_CASE("a bad --max-run is a usage error and changes nothing in Redis", "[e2e
     CHECK(r.err.find("--max-run") != std::string::npos);
     CHECK(dbsize(*server) == 0);
 }
+
+TEST_CASE("a lease lost after --max-run's stop still ends in 76", "[e2e][max-run]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    const std::string started = dir / "started";
+    // The command ignores the stop signal, so it is still running (until --kill-after) when the
+    // lock is broken under it: whichever dlock sees first, the loss or the end, 76 wins.
+    auto holder = start(
+        *server, {"run", "--ttl", "15s", "--max-run", "1s", "-k", "5s", "job", "--", "sh", "-c",
+                  "trap '' TERM; echo up > " + started + "; sleep 60 & wait; sleep 60"});
+    REQUIRE(wait_for_line(started) == "up");
+    std::this_thread::sleep_for(1500ms); // past --max-run: the stop signal was sent
+    REQUIRE(run(*server, {"release", "--force", "job"}).exit_code == 0);
+    auto r = holder->wait(60s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 76);
+    CHECK(r.err.find("lost the lease on job") != std::string::npos);
+}
