@@ -16,10 +16,11 @@ namespace dlock::app {
 namespace {
 
 // Fields written as JSON numbers (docs/reference.md, "dlock history"); everything else is a string.
-constexpr std::array<std::string_view, 15> kNumericFields{
+constexpr std::array<std::string_view, 16> kNumericFields{
     "pid",         "fence",         "start_ms",       "end_ms",  "duration_ms",
     "exit_status", "held_until_ms", "waited_ms",      "waiters", "other_pid",
-    "other_fence", "other_count",   "other_since_ms", "woken",   "slot"};
+    "other_fence", "other_count",   "other_since_ms", "woken",   "max_run_ms",
+    "slot"};
 
 bool is_number(std::string_view text) {
     int64_t n = 0;
@@ -65,6 +66,9 @@ std::string details(const lock::HistoryEntry& e) {
         notes.emplace_back(e.field("reason"));
     else if (event == "skip")
         notes.push_back(other.empty() ? "free, but waiters were queued first" : "held by " + other);
+    if (event == "timeout")
+        notes.push_back("stopped: ran longer than --max-run " +
+                        format_duration(Millis(e.number("max_run_ms"))));
     if (event == "force")
         notes.push_back(fmt::format(
             "broke {}{}; woke {} waiter(s)",

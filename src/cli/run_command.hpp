@@ -63,7 +63,7 @@ class RunCommand {
         std::optional<std::string> given() const;
     };
     Valued wait_, timeout_, conflict_exit_code_, ttl_, kill_after_, lost_signal_, shell_command_,
-        min_hold_;
+        min_hold_, max_run_;
     // --once-per (run only)
     Valued once_per_, offset_, tolerance_;
     bool once_per_strict_ = false;

@@ -24,6 +24,7 @@ struct RunArgs {
     std::optional<std::string> lost_signal;
     bool shared = false;
     std::optional<std::string> min_hold;
+    std::optional<std::string> max_run;
     std::string permits; // sem run -p (CLI11 requires it)
     // --once-per PERIOD [--offset D] [--tolerance D] [--once-per-strict] (cli/once_per_options.hpp)
     std::optional<std::string> once_per;

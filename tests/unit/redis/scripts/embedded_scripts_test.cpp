@@ -61,6 +61,7 @@ TEST_CASE("each script's handle is the embedded script of that name", "[scripts]
         {"status", &redis::scripts::status},
         {"sem_status", &redis::scripts::sem_status},
         {"history_add", &redis::scripts::history_add},
+        {"slot", &redis::scripts::slot},
     };
     for (const auto& [name, handle] : handles) {
         INFO(name);
