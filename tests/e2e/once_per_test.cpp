@@ -90,6 +90,18 @@ TEST_CASE("once-per: a failed run leaves the slot open, strict closes it whateve
     CHECK_FALSE(file_exists(dir / "no"));
 }
 
+TEST_CASE("once-per: a run stopped by --max-run leaves the slot open", "[e2e][once-per][max-run]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto r =
+        run(*server, {"run", "--once-per", "1h", "--max-run", "1s", "job", "--", "sleep", "30"});
+    CHECK(r.exit_code == 124);
+    CHECK_FALSE(server->cmd({"EXISTS", slot_key("job")}).integer());
+    CHECK(run(*server, {"run", "--once-per", "1h", "job", "--", "touch", dir / "ok"}).exit_code ==
+          0);
+    CHECK(file_exists(dir / "ok"));
+}
+
 TEST_CASE("once-per: a nested run of the same name re-enters and runs, even under strict",
           "[e2e][once-per][reentry]") {
     REQUIRE_REDIS(server);
