@@ -5,7 +5,8 @@
 --     OP OWNER HOLD PERIOD_MS OFFSET_MS TOLERANCE_MS SLOT HOST PID USER FENCE
 --
 -- KEYS: the exclusive holder hash, the slot hash (slot: the last slot done; host, pid, user,
---       at: server ms when it was marked; fence: the token of the run that did it).
+--       at: server ms when it was marked; fence: the token of the run that did it; period and
+--       offset: the rule its index is of).
 -- ARGV: OP "claim" (the slot the server's clock is in now: done already?), "strict" (claim,
 --       and mark it done at once when it is open) or "done" (mark slot SLOT done); the owner
 --       token and hold id of the caller's lease, the period, offset and tolerance in ms, the
@@ -13,6 +14,8 @@
 -- Only the holder of the lock may claim or mark: the slot is decided under the lock, so
 -- whatever took the lock (an acquire, or a hand-off to a waiter in lib/grant.lua) claims
 -- before its command runs, and two runs never decide on the same slot at once.
+-- A mark made under another period or offset (kept in the hash) does not count, and the reply
+-- then names it: {1, slot, now ms, its period, its offset, its host}.
 -- Returns {-1} when the caller does not hold the lock (lost), {1, slot, now ms} when the
 -- slot is open (claimed; with "strict" and "done", marked now; a claim also when the slot was
 -- marked with the caller's own fencing token), or {0, slot, done slot, host,
@@ -35,8 +38,15 @@ if op == 'done' then
   slot = tonumber(ARGV[7])
 end
 
-local d = redis.call('HMGET', slot_key, 'slot', 'host', 'pid', 'user', 'at', 'fence')
+local d = redis.call('HMGET', slot_key, 'slot', 'host', 'pid', 'user', 'at', 'fence', 'period',
+                     'offset')
 local done = tonumber(d[1])
+-- A mark made under another period or offset numbers its slots differently: it says nothing
+-- about ours (the schedule was changed, or the hosts disagree), and is replaced by our mark.
+local foreign = done and (d[7] ~= ARGV[4] or d[8] ~= ARGV[5])
+if foreign then
+  done = nil
+end
 if done and d[6] == ARGV[11] and op ~= 'done' then
   -- Marked by this very acquisition (its token): a strict claim sent again after a lost reply,
   -- or a nested run inside the run that claimed it. Still ours to run.
@@ -49,12 +59,16 @@ end
 
 if op == 'strict' or op == 'done' then
   redis.call('HSET', slot_key, 'slot', string.format('%d', slot), 'host', ARGV[8], 'pid', ARGV[9],
-             'user', ARGV[10], 'at', string.format('%d', now_ms), 'fence', ARGV[11])
+             'user', ARGV[10], 'at', string.format('%d', now_ms), 'fence', ARGV[11], 'period',
+             ARGV[4], 'offset', ARGV[5])
   -- Kept a period past the slot's end (boundary + tolerance), so that every run of the slot,
   -- however late its host's clock, finds it done; and a period past now for a run that outlasted
   -- its slot.
   local slot_end = (slot + 1) * period + offset - tolerance
   local keep = math.max(slot_end + tolerance, now_ms) + period
   redis.call('PEXPIREAT', slot_key, string.format('%d', keep))
+end
+if foreign then
+  return {1, slot, now_ms, d[7] or '', d[8] or '', d[2] or ''}
 end
 return {1, slot, now_ms}

@@ -1,6 +1,7 @@
 #include "app/once_per.hpp"
 
 #include "app/run_history.hpp"
+#include "util/duration.hpp"
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
 
@@ -40,6 +41,26 @@ void record_skip(lock::Backend& backend, const lock::HeldLease& lease, const loc
         record_slot_skip(*history, lease.keys(), self, reason, slot);
 }
 
+// A period or offset in ms, as the slot key keeps it, for people.
+std::string rule_part(const std::string& ms) {
+    char* end = nullptr;
+    const long long n = std::strtoll(ms.c_str(), &end, 10);
+    if (ms.empty() || *end != '\0')
+        return ms.empty() ? "?" : ms;
+    return n < 0 ? "-" + format_duration(Millis(-n)) : format_duration(Millis(n));
+}
+
+// Hosts that disagree on the schedule make runs more frequent than either intends: say so.
+void warn_foreign_mark(const std::string& name, const lock::SlotRule& rule,
+                       const lock::SlotAnswer& answer) {
+    log::warn("{}: its last slot was marked by {} under --once-per {} --offset {}; this run uses "
+              "--once-per {} --offset {}, so that mark does not count (give every host the same "
+              "schedule)",
+              name, answer.host.empty() ? "?" : answer.host, rule_part(answer.foreign_period),
+              rule_part(answer.foreign_offset), format_duration(rule.period),
+              rule_part(std::to_string(rule.offset.count())));
+}
+
 } // namespace
 
 std::string describe_slot(const lock::SlotRule& rule, int64_t slot) {
@@ -67,6 +88,8 @@ Result<SlotDecision> claim_slot(lock::Slots* slots, lock::Backend& backend, lock
     const lock::HeldLease& lease = leases[0];
     auto answer = slots->claim(lease.keys(), *options.once_per, holder_of(lease, self));
     if (answer && answer->state == lock::SlotAnswer::State::open) {
+        if (!answer->foreign_period.empty())
+            warn_foreign_mark(lease.name(), *options.once_per, *answer);
         // The command may name its output by slot: its start is slot * period + offset.
         setenv("DLOCK_SLOT", std::to_string(answer->slot).c_str(), 1);
         return ClaimedSlot{answer->slot};

@@ -38,6 +38,9 @@ struct SlotAnswer {
     int64_t done_slot = 0;
     std::string host, pid, user, fence;
     int64_t at_ms = 0;
+    // When open: the last mark was made under another period or offset (in ms, as text), by
+    // `host`; it was not counted. Empty otherwise.
+    std::string foreign_period, foreign_offset;
 };
 
 // The slot calls of a store, made only while holding the exclusive lease on the name. Both may

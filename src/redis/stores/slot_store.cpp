@@ -15,8 +15,8 @@ std::string text(int64_t n) {
     return std::to_string(n);
 }
 
-// The reply of lua/slot.lua: {-1}, {1, slot, now}, or {0, slot, done slot, host, pid, user, at,
-// fence}.
+// The reply of lua/slot.lua: {-1}, {1, slot, now}, {1, slot, now, period, offset, host} (a
+// mark under another rule, not counted), or {0, slot, done slot, host, pid, user, at, fence}.
 Result<lock::SlotAnswer> answer(const Reply& reply) {
     using State = lock::SlotAnswer::State;
     if (!reply.is_array() || reply.size() < 1)
@@ -25,13 +25,18 @@ Result<lock::SlotAnswer> answer(const Reply& reply) {
     const int64_t status = reply[0].as_int();
     if (status == -1)
         return a;
-    if ((status == 1 && reply.size() != 3) || (status == 0 && reply.size() != 8) ||
-        (status != 0 && status != 1))
+    if ((status == 1 && reply.size() != 3 && reply.size() != 6) ||
+        (status == 0 && reply.size() != 8) || (status != 0 && status != 1))
         return tl::unexpected(bad_reply(scripts::slot));
     a.slot = reply[1].as_int();
     if (status == 1) {
         a.state = State::open;
         a.now_ms = reply[2].as_int();
+        if (reply.size() == 6) {
+            a.foreign_period = std::string(reply[3].str());
+            a.foreign_offset = std::string(reply[4].str());
+            a.host = std::string(reply[5].str());
+        }
         return a;
     }
     a.state = State::done;

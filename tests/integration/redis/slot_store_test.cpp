@@ -93,3 +93,31 @@ TEST_CASE("the tolerance and the offset place a run in its slot", "[slot_store]"
     const int64_t shifted = claimed.now_ms + 20'000 + 10'000;
     CHECK(claimed.slot == shifted / 60'000);
 }
+
+TEST_CASE("a mark made under another period or offset does not count, and is replaced",
+          "[slot_store]") {
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    redis::SlotStore slots(connect_options(server->url()));
+    const auto keys = job_keys();
+    REQUIRE(try_acquire(*backend, request("owner-a", "hold-a")).acquired);
+    auto hourly_claim = ok(slots.claim(keys, hourly(true), holder("owner-a", "hold-a", 7)));
+    REQUIRE(hourly_claim.state == State::open);
+    CHECK(hourly_claim.foreign_period.empty());
+    release_hold(*backend, "owner-a", "hold-a");
+
+    // Daily slots number far below hourly ones: the hourly mark must not make them done.
+    REQUIRE(try_acquire(*backend, request("owner-b", "hold-b")).acquired);
+    const lock::SlotRule daily{Millis(86'400'000), Millis(7'200'000), Millis(300'000), false};
+    auto daily_claim = ok(slots.claim(keys, daily, holder("owner-b", "hold-b", 8)));
+    CHECK(daily_claim.state == State::open);
+    CHECK(daily_claim.foreign_period == "3600000");
+    CHECK(daily_claim.foreign_offset == "0");
+    CHECK(daily_claim.host == "web-1");
+    ok(slots.mark_done(keys, daily, holder("owner-b", "hold-b", 8), daily_claim.slot));
+    CHECK(std::stoll(std::string(server->cmd({"HGET", keys.slot, "slot"}).str())) ==
+          daily_claim.slot);
+    CHECK(std::string(server->cmd({"HGET", keys.slot, "period"}).str()) == "86400000");
+    auto again = ok(slots.claim(keys, daily, holder("owner-b", "hold-b", 9)));
+    CHECK(again.state == State::done);
+}
