@@ -15,8 +15,8 @@
 -- whatever took the lock (an acquire, or a hand-off to a waiter in lib/grant.lua) claims
 -- before its command runs, and two runs never decide on the same slot at once.
 -- A mark made under another period or offset (kept in the hash) does not count, and the reply
--- then names it: {1, slot, now ms, its period, its offset, its host}.
--- Returns {-1} when the caller does not hold the lock (lost), {1, slot, now ms} when the
+-- then names it: {1, slot, acquisition ms, its period, its offset, its host}.
+-- Returns {-1} when the caller does not hold the lock (lost), {1, slot, acquisition ms} when the
 -- slot is open (claimed; with "strict" and "done", marked now; a claim also when the slot was
 -- marked with the caller's own fencing token), or {0, slot, done slot, host,
 -- pid, user, at ms, fence} when it (or a later one) was done already: nothing changed.
@@ -25,15 +25,19 @@ local lock, slot_key = KEYS[1], KEYS[2]
 local op, owner, hold = ARGV[1], ARGV[2], ARGV[3]
 local period, offset, tolerance = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 
-if redis.call('HGET', lock, 'owner') ~= owner or redis.call('HEXISTS', lock, 'h:' .. hold) == 0 then
+local held = redis.call('HMGET', lock, 'owner', 'since')
+if held[1] ~= owner or redis.call('HEXISTS', lock, 'h:' .. hold) == 0 then
   return {-1}
 end
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
--- A run up to `tolerance` before a boundary belongs to the slot that starts there: its host's
--- cron fired early by a clock that runs ahead.
-local slot = math.floor((now_ms - offset + tolerance) / period)
+-- The slot of the server's clock when the lock was taken (`since`, set by the acquire or the
+-- hand-off; for a nested run, the outermost acquisition's): a boundary passing between the
+-- acquisition and this script does not move the run. A run up to `tolerance` before a boundary
+-- belongs to the slot that starts there: its host's cron fired early by a clock that runs ahead.
+local basis = tonumber(held[2]) or now_ms
+local slot = math.floor((basis - offset + tolerance) / period)
 if op == 'done' then
   slot = tonumber(ARGV[7])
 end
@@ -50,7 +54,7 @@ end
 if done and d[6] == ARGV[11] and op ~= 'done' then
   -- Marked by this very acquisition (its token): a strict claim sent again after a lost reply,
   -- or a nested run inside the run that claimed it. Still ours to run.
-  return {1, done, now_ms}
+  return {1, done, basis}
 end
 if done and done >= slot then
   -- Never mark an older slot over a newer one.
@@ -69,6 +73,6 @@ if op == 'strict' or op == 'done' then
   redis.call('PEXPIREAT', slot_key, string.format('%d', keep))
 end
 if foreign then
-  return {1, slot, now_ms, d[7] or '', d[8] or '', d[2] or ''}
+  return {1, slot, basis, d[7] or '', d[8] or '', d[2] or ''}
 end
-return {1, slot, now_ms}
+return {1, slot, basis}

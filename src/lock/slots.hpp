@@ -10,8 +10,8 @@
 namespace dlock::lock {
 
 // `run --once-per`: slot i of a name is the server time [offset + i*period - tolerance,
-// offset + (i+1)*period - tolerance); a run acquired in it runs only if no run of the slot
-// succeeded (see lua/slot.lua).
+// offset + (i+1)*period - tolerance); a run whose lock was acquired in it runs only if no run of
+// the slot succeeded (see lua/slot.lua).
 struct SlotRule {
     Millis period{0};
     Millis offset{0}; // |offset| < period
@@ -32,8 +32,8 @@ struct SlotHolder {
 struct SlotAnswer {
     enum class State { lost, open, done };
     State state = State::lost;
-    int64_t slot = 0;   // the caller's slot
-    int64_t now_ms = 0; // server time of the claim (open)
+    int64_t slot = 0;     // the caller's slot
+    int64_t basis_ms = 0; // when open: the server time the slot is of (the lock's acquisition)
     // When done: the slot done (>= slot) and by whom.
     int64_t done_slot = 0;
     std::string host, pid, user, fence;

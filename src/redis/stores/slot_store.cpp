@@ -15,8 +15,9 @@ std::string text(int64_t n) {
     return std::to_string(n);
 }
 
-// The reply of lua/slot.lua: {-1}, {1, slot, now}, {1, slot, now, period, offset, host} (a
-// mark under another rule, not counted), or {0, slot, done slot, host, pid, user, at, fence}.
+// The reply of lua/slot.lua: {-1}, {1, slot, acquisition ms}, {1, slot, acquisition ms, period,
+// offset, host} (a mark under another rule, not counted), or {0, slot, done slot, host, pid,
+// user, at, fence}.
 Result<lock::SlotAnswer> answer(const Reply& reply) {
     using State = lock::SlotAnswer::State;
     if (!reply.is_array() || reply.size() < 1)
@@ -31,7 +32,7 @@ Result<lock::SlotAnswer> answer(const Reply& reply) {
     a.slot = reply[1].as_int();
     if (status == 1) {
         a.state = State::open;
-        a.now_ms = reply[2].as_int();
+        a.basis_ms = reply[2].as_int();
         if (reply.size() == 6) {
             a.foreign_period = std::string(reply[3].str());
             a.foreign_offset = std::string(reply[4].str());

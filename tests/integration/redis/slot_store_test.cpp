@@ -37,7 +37,7 @@ TEST_CASE("a slot is open until a run marks it done, and only the holder may cla
 
     auto claimed = ok(slots.claim(keys, hourly(), holder("owner-a", "hold-a", 7)));
     REQUIRE(claimed.state == State::open);
-    CHECK(claimed.slot == (claimed.now_ms + 300'000) / 3'600'000);
+    CHECK(claimed.slot == (claimed.basis_ms + 300'000) / 3'600'000);
     CHECK(server->cmd({"EXISTS", keys.slot}).integer() == 0); // a claim writes nothing
 
     auto marked = ok(slots.mark_done(keys, hourly(), holder("owner-a", "hold-a", 7), claimed.slot));
@@ -90,7 +90,7 @@ TEST_CASE("the tolerance and the offset place a run in its slot", "[slot_store]"
     const lock::SlotRule rule{Millis(60'000), Millis(-20'000), Millis(10'000), false};
     auto claimed = ok(slots.claim(keys, rule, holder("owner-a", "hold-a", 7)));
     REQUIRE(claimed.state == State::open);
-    const int64_t shifted = claimed.now_ms + 20'000 + 10'000;
+    const int64_t shifted = claimed.basis_ms + 20'000 + 10'000;
     CHECK(claimed.slot == shifted / 60'000);
 }
 
@@ -120,4 +120,21 @@ TEST_CASE("a mark made under another period or offset does not count, and is rep
     CHECK(std::string(server->cmd({"HGET", keys.slot, "period"}).str()) == "86400000");
     auto again = ok(slots.claim(keys, daily, holder("owner-b", "hold-b", 9)));
     CHECK(again.state == State::done);
+}
+
+TEST_CASE("the slot is the one of the acquisition, even when a boundary passed since",
+          "[slot_store]") {
+    REQUIRE_REDIS(server);
+    auto backend = open_backend(*server);
+    redis::SlotStore slots(connect_options(server->url()));
+    const auto keys = job_keys();
+    REQUIRE(try_acquire(*backend, request("owner-a", "hold-a")).acquired);
+    // As if the lock had been taken a second before the last boundary (past the tolerance).
+    const auto since = std::string(server->cmd({"HGET", keys.lock, "since"}).str());
+    const int64_t before = (std::stoll(since) / 3'600'000) * 3'600'000 - 301'000;
+    server->cmd({"HSET", keys.lock, "since", std::to_string(before)});
+    auto claimed = ok(slots.claim(keys, hourly(), holder("owner-a", "hold-a", 7)));
+    REQUIRE(claimed.state == State::open);
+    CHECK(claimed.basis_ms == before);
+    CHECK(claimed.slot == std::stoll(since) / 3'600'000 - 1);
 }
