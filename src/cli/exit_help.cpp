@@ -26,6 +26,7 @@ const Row kRows[] = {
      "the command's own exit status; 128+N if it died of signal N",
      {dlock, run, sem_run}},
     {exit_code::ok, "success; status and sem status: something is held", {dlock}},
+    {exit_code::ok, "held: the assignments were printed, a keeper renews the lease", {acquire}},
     {exit_code::ok,
      "something is held: a lock (also one kept by --min-hold), a semaphore permit, or an\n"
      "existing latch (with NAMEs: at least one of them; with --names: some name is listed)",
@@ -33,7 +34,8 @@ const Row kRows[] = {
     {exit_code::ok, "at least one permit is held", {sem_status}},
     {exit_code::ok, "entries were shown", {history}},
     {exit_code::ok,
-     "something was held and is now broken (its holders stop at their next renewal)",
+     "something was held and is now broken (its holders stop at their next renewal);\n"
+     "without --force: the hold was released",
      {release}},
     {exit_code::ok,
      "created, refreshed or reset; counted down; the count is zero (wait); the latch exists\n"
@@ -52,7 +54,7 @@ const Row kRows[] = {
      {release}},
     {exit_code::busy,
      "lock not obtained: held elsewhere, or --wait timed out (change with -E)",
-     {dlock, run}},
+     {dlock, run, acquire}},
     {exit_code::busy,
      "no permit obtained: all are held, or --wait timed out (change with -E)",
      {sem_run}},
@@ -61,9 +63,13 @@ const Row kRows[] = {
     {exit_code::lease_lost,
      "lease lost while the command ran; the command was stopped",
      {dlock, run, sem_run}},
+    {exit_code::lease_lost,
+     "without --force: the lease was lost while held (the owner was signalled), or the hold\n"
+     "is no longer kept (released already, or its keeper died)",
+     {dlock, release}},
     {exit_code::usage,
      "usage error (bad option, name, duration, URL or config file); nothing changed in Redis",
-     {dlock, run, sem_status, status, history, bench}},
+     {dlock, run, acquire, sem_status, status, history, bench}},
     {exit_code::usage,
      "usage error (bad option, name, duration, URL or config file; a different -p than the\n"
      "holders'); nothing was changed in Redis",
@@ -73,15 +79,18 @@ const Row kRows[] = {
      "usage error (bad option, name, count, duration; create with a different COUNT, or on a\n"
      "latch that reached zero, without --reset)",
      {latch}},
-    {exit_code::usage, "usage error (also: --force missing, a malformed permit id)", {release}},
+    {exit_code::usage,
+     "usage error (also: --force missing, a malformed permit id; no or a malformed hold;\n"
+     "a hold of another user)",
+     {release}},
     {exit_code::no_such_latch, "no such latch (never created, or its TTL ran out)", {latch}},
     {exit_code::no_such_latch, "latch: no such latch (never created, or its TTL ran out)", {dlock}},
     {exit_code::unavailable,
      "Redis unreachable, or authentication failed",
-     {dlock, run, sem_run, sem_status, latch, status, history, release, bench}},
+     {dlock, run, acquire, sem_run, sem_status, latch, status, history, release, bench}},
     {exit_code::internal,
      "internal error, or stdout could not be written (a closed pipe ends dlock by SIGPIPE)",
-     {dlock, run, sem_run, sem_status, latch, status, history, release, bench, config}},
+     {dlock, run, acquire, sem_run, sem_status, latch, status, history, release, bench, config}},
     {exit_code::not_executable, "command found but not executable", {dlock, run, sem_run}},
     {exit_code::not_found, "command not found", {dlock, run, sem_run}},
 };

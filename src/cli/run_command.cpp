@@ -27,7 +27,11 @@ void exclude(CLI::Option* option, CLI::Option* other) {
 } // namespace
 
 RunCommand::RunCommand(CLI::App& parent, Kind kind, const std::vector<std::string>* words)
-    : words_(words), semaphore_(kind == Kind::semaphore) {
+    : words_(words), semaphore_(kind == Kind::semaphore), acquire_(kind == Kind::acquire) {
+    if (acquire_) {
+        add_acquire(parent);
+        return;
+    }
     const std::string usage =
         semaphore_ ? "dlock sem run [OPTIONS] -p N NAME" : "dlock run [OPTIONS] NAME...";
     app_ = parent.add_subcommand("run", semaphore_
@@ -42,6 +46,23 @@ RunCommand::RunCommand(CLI::App& parent, Kind kind, const std::vector<std::strin
                                "deadlock).\n" +
                                    exit_help;
         });
+    add_names();
+    add_wait_options();
+    add_lease_options();
+    add_command_options();
+}
+
+// `dlock acquire`: run's options without a command (-c); the acquire's own are added by
+// cli/acquire_command.cpp.
+void RunCommand::add_acquire(CLI::App& parent) {
+    app_ = parent.add_subcommand("acquire", "Take a lock for the rest of a shell script: a "
+                                            "keeper process renews it until the script exits");
+    HelpFormatter::set_usage(*app_, {"dlock acquire [OPTIONS] NAME..."}, [] {
+        return "\nIn a script:  out=$(dlock acquire NAME) || exit 0; eval \"$out\"; ...; dlock "
+               "release\nThe keeper releases the lock when the owner (by default the process "
+               "that ran dlock:\nthe script's shell; --pid to name another) exits.\n" +
+               exit_status_help(HelpPage::acquire);
+    });
     add_names();
     add_wait_options();
     add_lease_options();
@@ -144,7 +165,7 @@ void RunCommand::add_lease_options() {
 
 // -c, --min-hold: what runs, and for how long at least.
 void RunCommand::add_command_options() {
-    if (wanted("-c,--command"))
+    if (!acquire_ && wanted("-c,--command"))
         shell_command_.option =
             app_->add_option("-c,--command", shell_command_.value, "run STRING with /bin/sh -c")
                 ->option_text("STRING");
@@ -173,6 +194,7 @@ RunArgs RunCommand::args(const std::vector<std::string>& command) const {
     a.shared = shared_;
     a.min_hold = min_hold_.given();
     a.permits = permits_;
+    a.acquire = acquire_;
     return a;
 }
 

@@ -24,7 +24,8 @@ struct RunArgs {
     std::optional<std::string> lost_signal;
     bool shared = false;
     std::optional<std::string> min_hold;
-    std::string permits; // sem run -p (CLI11 requires it)
+    std::string permits;  // sem run -p (CLI11 requires it)
+    bool acquire = false; // `dlock acquire`: the same options, and no command
 };
 
 // The limits a run's values are checked against.
