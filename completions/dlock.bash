@@ -17,7 +17,8 @@ _dlock_takes_value() {
         --tls-key | --tls-server-name | --min-replicas | --replica-timeout | \
         -w | --wait | --timeout | -E | --conflict-exit-code | --timeout-exit-code | --ttl | -k | \
         --kill-after | --lost-signal | -c | --command | --min-hold | -p | --permits | \
-        --count | --cycles | --waiters | --handovers | --name | --permit)
+        --count | --cycles | --waiters | --handovers | --name | --permit | --pid | --format | \
+        --hold)
         return 0
         ;;
     -n) [[ $2 == history ]] ;; # elsewhere -n is --no-wait
@@ -84,7 +85,7 @@ _dlock() {
             continue
         fi
         case "$path $word" in
-        " run" | " sem" | " latch" | " status" | " history" | " release" | " config" | \
+        " run" | " acquire" | " sem" | " latch" | " status" | " history" | " release" | " config" | \
             " bench" | "sem run" | "sem status" | "latch create" | "latch count-down" | \
             "latch wait" | "latch status")
             path=${path:+$path }$word
@@ -125,6 +126,10 @@ _dlock_complete() {
         mapfile -t COMPREPLY < <(compgen -W 'TERM INT HUP QUIT USR1 USR2 KILL' -- "$cur")
         return 0
         ;;
+    --format)
+        mapfile -t COMPREPLY < <(compgen -W 'sh json' -- "$cur")
+        return 0
+        ;;
     --redis)
         mapfile -t COMPREPLY < <(compgen -W 'redis:// rediss:// redis-sentinel:// rediss-sentinel:// unix://' -- "$cur")
         compopt -o nospace 2>/dev/null
@@ -139,10 +144,15 @@ _dlock_complete() {
     case $path in
     '')
         options=$_dlock_global_options
-        subcommands='run sem latch status history release config bench'
+        subcommands='run acquire sem latch status history release config bench'
         ;;
     run)
         options=$_dlock_run_options
+        names=1
+        ;;
+    acquire)
+        options='--help --no-wait --wait --timeout --shared --exclusive --conflict-exit-code
+            --ttl --kill-after --lost-signal --min-hold --pid --format'
         names=1
         ;;
     sem)
@@ -183,7 +193,7 @@ _dlock_complete() {
         ((positionals == 0)) && names=1
         ;;
     release)
-        options='--help --force --permit --all-permits'
+        options='--help --force --permit --all-permits --hold'
         ((positionals == 0)) && names=1
         ;;
     config) options='--help' ;;
