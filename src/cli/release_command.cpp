@@ -37,8 +37,9 @@ Result<std::string> hold_to_release(const CLI::App& app, const std::string& give
 } // namespace
 
 ReleaseCommand::ReleaseCommand(CLI::App& parent) {
-    app_ = parent.add_subcommand("release", "Break lock NAME, or permits of semaphore NAME, "
-                                            "whoever holds them (ops escape hatch; needs --force)");
+    app_ = parent.add_subcommand("release", "Release the hold of dlock acquire; with --force, "
+                                            "break lock NAME or permits of semaphore NAME, "
+                                            "whoever holds them (ops escape hatch)");
     auto* name = app_->add_option("NAME", name_, "lock or semaphore name (with --force)");
     app_->add_flag("-f,--force", force_,
                    "really break it: the holders' commands are stopped at their next renewal "

@@ -148,18 +148,20 @@ void RunCommand::add_lease_options() {
                 ->option_text("DURATION");
     if (wanted("-k,--kill-after"))
         kill_after_.option =
-            app_->add_option(
-                    "-k,--kill-after", kill_after_.value,
-                    fmt::format("after a lost lease, SIGKILL the command this long after the "
-                                "stop signal (default TTL/{}, at most {}; at most TTL/{})",
-                                lock::kKillAfterPerTtl, format_duration(lock::kMaxDefaultKillAfter),
-                                lock::kRenewalsPerTtl))
+            app_->add_option("-k,--kill-after", kill_after_.value,
+                             fmt::format("after a lost lease, SIGKILL the {} this long after the "
+                                         "stop signal (default TTL/{}, at most {}; at most TTL/{})",
+                                         acquire_ ? "owner" : "command", lock::kKillAfterPerTtl,
+                                         format_duration(lock::kMaxDefaultKillAfter),
+                                         lock::kRenewalsPerTtl))
                 ->option_text("DURATION");
     if (wanted("--lost-signal"))
         lost_signal_.option =
             app_->add_option("--lost-signal", lost_signal_.value,
-                             "signal sent to the command's process group when the "
-                             "lease is lost (default TERM)")
+                             acquire_ ? "signal sent to the owner (only) when the lease is lost "
+                                        "(default TERM)"
+                                      : "signal sent to the command's process group when the "
+                                        "lease is lost (default TERM)")
                 ->option_text("SIGNAL");
 }
 

@@ -193,7 +193,7 @@ echo "$DLOCK_KEEPER_PID" > "$D/keeper"; sleep 60)");
     CHECK(eventually([&] { return !pid_alive(keeper); }, 10s));
 }
 
-TEST_CASE("release twice: the second finds no hold (76); wrong holds are refused",
+TEST_CASE("release twice: the second finds no hold (76), wrong holds are refused",
           "[e2e][acquire][release]") {
     REQUIRE_REDIS(server);
     TempDir dir;
