@@ -67,6 +67,16 @@ std::vector<pid_t> processes_with(const std::string& marker) {
     return found;
 }
 
+// A `sleep SECONDS` to own a hold (--pid), returned once it runs sleep (not the test's image
+// between fork and exec, whose command line acquire would show).
+std::unique_ptr<Process> start_sleeper(const std::string& seconds) {
+    auto sleeper =
+        std::make_unique<Process>(std::vector<std::string>{seconds}, Env{}, "/bin/sleep");
+    const std::string cmdline = "/proc/" + std::to_string(sleeper->pid()) + "/cmdline";
+    REQUIRE(eventually([&] { return read_file(cmdline).starts_with("/bin/sleep"); }, 20s));
+    return sleeper;
+}
+
 const std::string kIdiom = R"(
 out=$("$DLOCK" acquire job) || exit 9
 eval "$out"
@@ -116,7 +126,7 @@ TEST_CASE("acquire of a held name prints nothing and exits with the busy status"
     REQUIRE_REDIS(server);
     TempDir dir;
     auto holder = start_holder(*server, dir);
-    auto sleeper = std::make_unique<Process>(std::vector<std::string>{"60"}, Env{}, "/bin/sleep");
+    auto sleeper = start_sleeper("60");
     const std::string owner = std::to_string(sleeper->pid());
     auto r = run(*server, {"acquire", "--pid", owner, "job"});
     CHECK(r.exit_code == 75);
@@ -131,7 +141,7 @@ TEST_CASE("acquire of a held name prints nothing and exits with the busy status"
 TEST_CASE("acquire --pid --format json: the owner named, shown by status, released when it dies",
           "[e2e][acquire][json]") {
     REQUIRE_REDIS(server);
-    auto sleeper = std::make_unique<Process>(std::vector<std::string>{"61"}, Env{}, "/bin/sleep");
+    auto sleeper = start_sleeper("61");
     auto r = run(*server,
                  {"acquire", "--pid", std::to_string(sleeper->pid()), "--format", "json", "job"});
     INFO("stderr: " << r.err);
@@ -226,7 +236,7 @@ TEST_CASE("a hold is released only by its user or root", "[e2e][acquire][uid]") 
         return;
     }
     REQUIRE_REDIS(server);
-    auto sleeper = std::make_unique<Process>(std::vector<std::string>{"62"}, Env{}, "/bin/sleep");
+    auto sleeper = start_sleeper("62");
     auto r = run(*server, {"acquire", "--pid", std::to_string(sleeper->pid()), "job"});
     REQUIRE(r.exit_code == 0);
     const std::string hold = assigned(r.out, "DLOCK_HOLD");
