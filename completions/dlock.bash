@@ -7,7 +7,7 @@ _dlock_global_options='--help --version --redis --password-file --sentinel-user
     --tls-insecure --min-replicas --replica-timeout --prefix --connect-timeout --redis-timeout
     --verbose --quiet --syslog --no-syslog --log-format'
 _dlock_run_options='--help --no-wait --wait --timeout --shared --exclusive --conflict-exit-code
-    --ttl --kill-after --lost-signal --command --min-hold'
+    --ttl --kill-after --lost-signal --command --min-hold --max-run'
 
 # Whether option $1 of subcommand path $2 takes the next word as its value.
 _dlock_takes_value() {
@@ -16,7 +16,7 @@ _dlock_takes_value() {
         --sentinel-user | --sentinel-password-file | --tls-ca-file | --tls-ca-dir | --tls-cert | \
         --tls-key | --tls-server-name | --min-replicas | --replica-timeout | \
         -w | --wait | --timeout | -E | --conflict-exit-code | --timeout-exit-code | --ttl | -k | \
-        --kill-after | --lost-signal | -c | --command | --min-hold | -p | --permits | \
+        --kill-after | --lost-signal | -c | --command | --min-hold | --max-run | -p | --permits | \
         --count | --cycles | --waiters | --handovers | --name | --permit | --pid | --format | \
         --hold)
         return 0
@@ -161,7 +161,7 @@ _dlock_complete() {
         ;;
     'sem run')
         options='--help --no-wait --wait --timeout --permits --conflict-exit-code --ttl
-            --kill-after --lost-signal --command'
+            --kill-after --lost-signal --command --max-run'
         ((positionals == 0)) && names=1
         ;;
     'sem status' | 'latch status')

@@ -22,7 +22,7 @@ function __dlock_parse
                 end
                 set i (math $i + 1)
             case -w --wait --timeout -E --conflict-exit-code --timeout-exit-code --ttl -k \
-                --kill-after --lost-signal -c --command --min-hold -p --permits --count --cycles \
+                --kill-after --lost-signal -c --command --min-hold --max-run -p --permits --count --cycles \
                 --waiters --handovers --name --permit --pid --format --hold
                 set i (math $i + 1)
             case -n
@@ -118,6 +118,7 @@ complete -c dlock -n $runs -s k -l kill-after -x -d 'SIGKILL this long after the
 complete -c dlock -n $runs -l lost-signal -x -a 'TERM INT HUP QUIT USR1 USR2 KILL' \
     -d 'Signal sent when the lease is lost'
 complete -c dlock -n '__dlock_at run "sem run"' -s c -l command -x -d 'Run STRING with /bin/sh -c'
+complete -c dlock -n '__dlock_at run "sem run"' -l max-run -x -d 'Stop the command after DURATION (exit 124)'
 complete -c dlock -n $runs -s h -l help -d 'Print help and exit'
 complete -c dlock -n '__dlock_at run acquire' -s s -l shared -d 'Take the lock shared'
 complete -c dlock -n '__dlock_at run acquire' -s x -l exclusive -d 'Take the lock exclusively (default)'

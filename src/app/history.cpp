@@ -16,10 +16,10 @@ namespace dlock::app {
 namespace {
 
 // Fields written as JSON numbers (docs/reference.md, "dlock history"); everything else is a string.
-constexpr std::array<std::string_view, 14> kNumericFields{
+constexpr std::array<std::string_view, 15> kNumericFields{
     "pid",         "fence",         "start_ms",       "end_ms",  "duration_ms",
     "exit_status", "held_until_ms", "waited_ms",      "waiters", "other_pid",
-    "other_fence", "other_count",   "other_since_ms", "woken"};
+    "other_fence", "other_count",   "other_since_ms", "woken",   "max_run_ms"};
 
 bool is_number(std::string_view text) {
     int64_t n = 0;
@@ -63,6 +63,9 @@ std::string details(const lock::HistoryEntry& e) {
         notes.push_back("waited " + format_duration(Millis(e.number("waited_ms"))));
     if (event == "skip")
         notes.push_back(other.empty() ? "free, but waiters were queued first" : "held by " + other);
+    if (event == "timeout")
+        notes.push_back("stopped: ran longer than --max-run " +
+                        format_duration(Millis(e.number("max_run_ms"))));
     if (event == "force")
         notes.push_back(fmt::format(
             "broke {}{}; woke {} waiter(s)",

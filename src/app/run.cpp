@@ -75,6 +75,16 @@ Aftermath release_after_run(lock::Backend& backend, lock::LeaseSet& leases,
     return after;
 }
 
+// The command ran past --max-run: says so, and records it in the history of every name.
+void time_up(lock::Backend& backend, const lock::LeaseSet& leases, const RunOptions& options,
+             const lock::HolderInfo& self, int wait_status) {
+    report_time_up(options, wait_status);
+    if (lock::History* history = backend.history())
+        for (size_t i = 0; i < leases.size(); ++i)
+            record_time_up(*history, leases[i].keys(), self, leases[i].shared(), leases[i].fence(),
+                           *options.max_run);
+}
+
 // Runs the command while every lease is held; releases them all afterwards. An Error: the
 // command could not be started (and the leases were released).
 Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
@@ -91,6 +101,8 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
 
     leases.on_change([&] { supervisor->notify(); });
     process::Supervisor::StopPolicy policy;
+    if (options.max_run)
+        policy.time_up_at = process::Supervisor::Clock::now() + *options.max_run;
     policy.stop_at = [&] { return leases.stop_at(); };
     policy.signal = options.lost_signal;
     policy.grace = options.kill_after;
@@ -106,13 +118,19 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
         const lock::HeldLease& lease = lost ? *lost : leases[0];
         report_lease_lost(lease, lease.clock().guaranteed_until() < outcome.stopped_at);
     }
+    if (outcome.timed_out && !outcome.stopped)
+        time_up(backend, leases, options, self, outcome.wait_status);
     const int status = outcome.stopped ? exit_code::lease_lost
-                                       : process::exit_code_from_wait_status(outcome.wait_status);
+                       : outcome.timed_out
+                           ? exit_code::timed_out
+                           : process::exit_code_from_wait_status(outcome.wait_status);
     const Aftermath after = release_after_run(backend, leases, options, self, status, &outcome);
     if (outcome.stopped || !after.gone.empty() || !after.unconfirmed.empty())
         return exit_code::lease_lost;
     if (after.broken)
         return tl::unexpected(*after.broken);
+    if (outcome.timed_out)
+        return exit_code::timed_out;
     // Ctrl-C: a shell running dlock in a loop stops it only if dlock dies of the signal (and,
     // for a script without job control, only if the shell got the signal too). Without dlock,
     // the key would have reached the whole foreground group, which we took the terminal from.

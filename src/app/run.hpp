@@ -27,6 +27,8 @@ struct RunOptions {
     bool shared = false; // many shared holders may run together; an exclusive one runs alone
     Millis min_hold{0};  // keep the (exclusive) lease at least this long after acquisition
     int64_t permits = 0; // > 0: hold one of this many permits of semaphore NAME (dlock sem run)
+    // Stop the command this long after it started (lost_signal, then KILL after kill_after).
+    std::optional<Millis> max_run;
 };
 
 // `dlock run`: take the lease on every name (or none), run the command while watchdogs renew

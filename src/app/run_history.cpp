@@ -30,6 +30,14 @@ void record_lost_lease(lock::History& history, const lock::Keys& keys, const loc
     append(history, keys, fields);
 }
 
+void record_time_up(lock::History& history, const lock::Keys& keys, const lock::HolderInfo& self,
+                    bool shared, int64_t fence, Millis max_run) {
+    auto fields = about("timeout", self, shared);
+    fields.insert(fields.end(),
+                  {{"fence", number(fence)}, {"max_run_ms", number(max_run.count())}});
+    append(history, keys, fields);
+}
+
 void record_timed_out_wait(lock::History& history, const lock::Keys& keys,
                            const lock::HolderInfo& self, bool shared,
                            const lock::AcquireOutcome& last, Millis waited) {

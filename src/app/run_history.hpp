@@ -15,6 +15,10 @@ namespace dlock::app {
 void record_lost_lease(lock::History& history, const lock::Keys& keys, const lock::HolderInfo& self,
                        bool shared, int64_t fence, Millis held_for, int exit_status);
 
+// The command ran past --max-run (`max_run`) and was stopped.
+void record_time_up(lock::History& history, const lock::Keys& keys, const lock::HolderInfo& self,
+                    bool shared, int64_t fence, Millis max_run);
+
 // A --wait ran out; `holder` is the holder as last seen (if the lock was held).
 void record_timed_out_wait(lock::History& history, const lock::Keys& keys,
                            const lock::HolderInfo& self, bool shared,

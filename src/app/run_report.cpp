@@ -2,7 +2,10 @@
 
 #include "lock/describe.hpp"
 #include "util/log.hpp"
+#include "util/signals.hpp"
 
+#include <csignal>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace dlock::app {
@@ -41,6 +44,16 @@ int report_lost_meanwhile(const RunOptions& options, const lock::LostMeanwhile& 
     log::warn("lost the lease on {} before all names were held; not running {}", lost.name,
               options.command_line);
     return options.conflict_exit_code;
+}
+
+void report_time_up(const RunOptions& options, int wait_status) {
+    const bool killed = WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGKILL &&
+                        options.lost_signal != SIGKILL;
+    // At error level, even in cron: a job that hangs is news, whatever its lock.
+    log::error("{} ran longer than --max-run {}; it was stopped with SIG{}{}", options.command_line,
+               format_duration(*options.max_run), signal_name(options.lost_signal),
+               killed ? fmt::format(", then killed {} later", format_duration(options.kill_after))
+                      : "");
 }
 
 void report_lease_lost(const lock::HeldLease& lease, bool paused) {

@@ -67,6 +67,9 @@ const Row kRows[] = {
      "without --force: the lease was lost while held (the owner was signalled), or the hold\n"
      "is no longer kept (released already, or its keeper died)",
      {dlock, release}},
+    {exit_code::timed_out,
+     "the command ran longer than --max-run and was stopped",
+     {dlock, run, sem_run}},
     {exit_code::usage,
      "usage error (bad option, name, duration, URL or config file); nothing changed in Redis",
      {dlock, run, acquire, sem_status, status, history, bench}},

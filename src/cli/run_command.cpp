@@ -148,12 +148,14 @@ void RunCommand::add_lease_options() {
                 ->option_text("DURATION");
     if (wanted("-k,--kill-after"))
         kill_after_.option =
-            app_->add_option("-k,--kill-after", kill_after_.value,
-                             fmt::format("after a lost lease, SIGKILL the {} this long after the "
-                                         "stop signal (default TTL/{}, at most {}; at most TTL/{})",
-                                         acquire_ ? "owner" : "command", lock::kKillAfterPerTtl,
-                                         format_duration(lock::kMaxDefaultKillAfter),
-                                         lock::kRenewalsPerTtl))
+            app_->add_option(
+                    "-k,--kill-after", kill_after_.value,
+                    fmt::format(
+                        "after a lost lease{}, SIGKILL the {} this long "
+                        "after the stop signal (default TTL/{}, at most {}; at most TTL/{})",
+                        acquire_ ? "" : " or --max-run", acquire_ ? "owner" : "command",
+                        lock::kKillAfterPerTtl, format_duration(lock::kMaxDefaultKillAfter),
+                        lock::kRenewalsPerTtl))
                 ->option_text("DURATION");
     if (wanted("--lost-signal"))
         lost_signal_.option =
@@ -165,7 +167,7 @@ void RunCommand::add_lease_options() {
                 ->option_text("SIGNAL");
 }
 
-// -c, --min-hold: what runs, and for how long at least.
+// -c, --min-hold, --max-run: what runs, for how long at least, and at most.
 void RunCommand::add_command_options() {
     if (!acquire_ && wanted("-c,--command"))
         shell_command_.option =
@@ -178,6 +180,13 @@ void RunCommand::add_command_options() {
                                          "even if the command finishes sooner (cron on hosts "
                                          "with skewed clocks; at most {})",
                                          format_duration(kMaxTtl)))
+                ->option_text("DURATION");
+    if (!acquire_ && wanted("--max-run"))
+        max_run_.option =
+            app_->add_option("--max-run", max_run_.value,
+                             fmt::format("stop the command after DURATION (the --lost-signal, "
+                                         "then SIGKILL after --kill-after) and exit {}",
+                                         exit_code::timed_out))
                 ->option_text("DURATION");
 }
 
@@ -195,6 +204,7 @@ RunArgs RunCommand::args(const std::vector<std::string>& command) const {
     a.lost_signal = lost_signal_.given();
     a.shared = shared_;
     a.min_hold = min_hold_.given();
+    a.max_run = max_run_.given();
     a.permits = permits_;
     a.acquire = acquire_;
     return a;

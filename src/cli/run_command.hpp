@@ -65,7 +65,7 @@ class RunCommand {
         std::optional<std::string> given() const;
     };
     Valued wait_, timeout_, conflict_exit_code_, ttl_, kill_after_, lost_signal_, shell_command_,
-        min_hold_;
+        min_hold_, max_run_;
 };
 
 } // namespace dlock::cli

@@ -132,6 +132,13 @@ Result<app::RunOptions> parse_run_options(const RunArgs& args) {
         TRY_ASSIGN(o.permits, parse_integer(args.permits, 1, kMaxPermits, "--permits"));
     }
     TRY(parse_min_hold(args, o));
+    if (args.max_run) {
+        TRY_ASSIGN(o.max_run, for_option("--max-run", parse_duration(*args.max_run)));
+        if (*o.max_run <= Millis(0))
+            return usage_error(fmt::format(
+                "--max-run {}: must be more than 0 (the longest the command may run, e.g. 2h)",
+                *args.max_run));
+    }
     return o;
 }
 

@@ -24,6 +24,7 @@ struct RunArgs {
     std::optional<std::string> lost_signal;
     bool shared = false;
     std::optional<std::string> min_hold;
+    std::optional<std::string> max_run;
     std::string permits;  // sem run -p (CLI11 requires it)
     bool acquire = false; // `dlock acquire`: the same options, and no command
 };

@@ -198,18 +198,24 @@ Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
             started = true;
             policy.start();
         }
-        if (!outcome.stopped && now >= policy.stop_at()) {
-            outcome.stopped = true;
+        const bool lost = !outcome.stopped && now >= policy.stop_at();
+        const bool time_up = !outcome.stopped && !outcome.timed_out && now >= policy.time_up_at;
+        if (lost || time_up) {
+            outcome.stopped = lost;
+            outcome.timed_out = outcome.timed_out || time_up;
             outcome.stopped_at = now;
-            kill_at = now + policy.grace;
+            // A loss after --max-run's stop keeps the earlier SIGKILL: it is before the expiry.
+            kill_at = std::min(kill_at, now + policy.grace);
             log::debug("stopping the command with SIG{}", signal_name(policy.signal));
             signal_group(policy.signal);
         }
-        if (outcome.stopped && now >= kill_at) {
+        if (now >= kill_at) {
             kill(-child_, SIGKILL);
             kill_at = Clock::time_point::max();
         }
-        auto next = outcome.stopped ? kill_at : policy.stop_at();
+        auto next = kill_at;
+        if (!outcome.stopped)
+            next = std::min({next, policy.stop_at(), outcome.timed_out ? next : policy.time_up_at});
         if (!started)
             next = std::min(next, policy.start_at);
         if (poll(fds, 2, next == Clock::time_point::max() ? -1 : poll_timeout(next)) < 0 &&

@@ -29,6 +29,9 @@ class Supervisor {
     // to wait before SIGKILL.
     struct StopPolicy {
         std::function<Clock::time_point()> stop_at;
+        // When the command has run long enough (--max-run): stopped the same way, but it is
+        // the command's time that is up, not the lease.
+        Clock::time_point time_up_at = Clock::time_point::max();
         int signal = SIGTERM;
         Millis grace{5000};
         // Called once from wait() at `start_at` (e.g. starting the renewal thread when the first
@@ -39,7 +42,8 @@ class Supervisor {
 
     struct Outcome {
         int wait_status = 0;
-        bool stopped = false; // the policy stopped it
+        bool stopped = false;   // the policy stopped it: the lease was lost
+        bool timed_out = false; // it was stopped at time_up_at (and only then, if not `stopped`)
         // When the policy stopped it, and when the command was seen to end. Both are later
         // than the events themselves if dlock was paused (SIGSTOP, a frozen VM) meanwhile.
         Clock::time_point stopped_at = Clock::time_point::max();

@@ -19,6 +19,8 @@ inline constexpr int unavailable = 69; // EX_UNAVAILABLE: Redis unreachable or a
 inline constexpr int internal = 70;    // EX_SOFTWARE: unexpected reply, script error, bug
 inline constexpr int busy = 75;        // EX_TEMPFAIL: lock not obtained (default of -E)
 inline constexpr int lease_lost = 76;  // lease lost while running; the command was stopped
+// The command ran past --max-run and was stopped (timeout(1)'s status).
+inline constexpr int timed_out = 124;
 inline constexpr int not_executable = 126;
 inline constexpr int not_found = 127;
 inline constexpr int signal_base = 128; // 128+N: the command died of signal N

@@ -64,7 +64,7 @@ expect "dlock run --ttl " "" dlock run --ttl ""
 expect "dlock run --lost-signal K" "KILL" dlock run --lost-signal K
 expect "dlock sem run --p" "--permits" dlock sem run --p
 expect "dlock sem run --s" "" dlock sem run --s
-expect "dlock sem run --m" "" dlock sem run --m
+expect "dlock sem run --m" "--max-run" dlock sem run --m  # not --min-hold: locks only
 expect "dlock release --f" "--force" dlock release --f
 expect "dlock release --force --p" "--permit" dlock release --force --p
 expect "dlock release --force --permit " "" dlock release --force --permit ""

@@ -44,6 +44,7 @@ TEST_CASE("run options: defaults", "[cli][run]") {
     CHECK_FALSE(o.shared);
     CHECK(o.min_hold == Millis(0));
     CHECK(o.permits == 0);
+    CHECK_FALSE(o.max_run.has_value());
 }
 
 TEST_CASE("run options: values given", "[cli][run]") {
@@ -53,6 +54,7 @@ TEST_CASE("run options: values given", "[cli][run]") {
     a.ttl = "3s";
     a.lost_signal = "INT";
     a.min_hold = "1m";
+    a.max_run = "2h30m";
     const auto o = parse_run_options(a).value();
     CHECK(o.names == std::vector<std::string>{"b", "a"}); // a set, in order of first appearance
     CHECK_FALSE(o.wait.has_value());
@@ -61,6 +63,7 @@ TEST_CASE("run options: values given", "[cli][run]") {
     CHECK(o.kill_after == Millis(500)); // half a renewal interval under 30s
     CHECK(o.lost_signal == SIGINT);
     CHECK(o.min_hold == Millis(60'000));
+    CHECK(o.max_run == Millis(9'000'000));
 
     a.kill_after = "1s"; // exactly TTL/3
     CHECK(parse_run_options(a).value().kill_after == Millis(1'000));
@@ -108,6 +111,13 @@ TEST_CASE("run options: bad values are usage errors naming the option", "[cli][r
     a = args_for();
     a.min_hold = "25h";
     CHECK(error_of(a) == "--min-hold 25h: must be at most 24h");
+
+    a = args_for();
+    a.max_run = "0";
+    CHECK(error_of(a) ==
+          "--max-run 0: must be more than 0 (the longest the command may run, e.g. 2h)");
+    a.max_run = "later";
+    CHECK(error_of(a) == "--max-run: invalid duration 'later': " + kBadDuration);
 
     CHECK(error_of(args_for({"a b"})) ==
           "invalid lock name 'a b': only letters, digits and . _ : / @ + = - are allowed");
