@@ -152,7 +152,7 @@ _dlock_complete() {
         ;;
     acquire)
         options='--help --no-wait --wait --timeout --shared --exclusive --conflict-exit-code
-            --ttl --kill-after --lost-signal --min-hold --pid --format'
+            --ttl --kill-after --lost-signal --min-hold --max-run --pid --format'
         names=1
         ;;
     sem)

@@ -118,7 +118,7 @@ complete -c dlock -n $runs -s k -l kill-after -x -d 'SIGKILL this long after the
 complete -c dlock -n $runs -l lost-signal -x -a 'TERM INT HUP QUIT USR1 USR2 KILL' \
     -d 'Signal sent when the lease is lost'
 complete -c dlock -n '__dlock_at run "sem run"' -s c -l command -x -d 'Run STRING with /bin/sh -c'
-complete -c dlock -n '__dlock_at run "sem run"' -l max-run -x -d 'Stop the command after DURATION (exit 124)'
+complete -c dlock -n '__dlock_at run "sem run" acquire' -l max-run -x -d 'Stop the command after DURATION (exit 124)'
 complete -c dlock -n $runs -s h -l help -d 'Print help and exit'
 complete -c dlock -n '__dlock_at run acquire' -s s -l shared -d 'Take the lock shared'
 complete -c dlock -n '__dlock_at run acquire' -s x -l exclusive -d 'Take the lock exclusively (default)'

@@ -52,6 +52,8 @@ class Keeper {
     Clock::time_point next_deadline() const;
     void on_time(Clock::time_point now);
     void lose(Clock::time_point now);
+    void time_up(Clock::time_point now);
+    void stop_owner(Clock::time_point now, std::string why);
     // The leases after a loss: released (the loss recorded), the owner killed if `kill`.
     void end_loss(bool kill);
     // Releases every lease; the exit status and message for `dlock release`.
@@ -62,12 +64,16 @@ class Keeper {
     const Keeping& k_;
     State state_ = State::held;
     Clock::time_point kill_at_ = Clock::time_point::max();
-    std::string lost_message_;
+    std::string lost_message_; // why the owner was stopped: the answer to a release after it
+    int stop_status_ = exit_code::lease_lost; // that release's status: 76, or 124 (--max-run)
+    Clock::time_point time_up_at_ = Clock::time_point::max(); // --max-run
     int wake_fd_;
     int signal_fd_;
 };
 
 Keeper::Keeper(const Keeping& k) : k_(k) {
+    if (k_.options.max_run)
+        time_up_at_ = Clock::now() + *k_.options.max_run;
     sigset_t stops;
     sigemptyset(&stops);
     for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT})
@@ -84,7 +90,7 @@ Keeper::Keeper(const Keeping& k) : k_(k) {
 
 Clock::time_point Keeper::next_deadline() const {
     if (state_ == State::held)
-        return std::min(k_.leases.renewals_due() - Millis(1), k_.leases.stop_at());
+        return std::min({k_.leases.renewals_due() - Millis(1), k_.leases.stop_at(), time_up_at_});
     return state_ == State::stopping ? kill_at_ : Clock::time_point::max();
 }
 
@@ -92,6 +98,8 @@ void Keeper::on_time(Clock::time_point now) {
     if (state_ == State::held) {
         if (k_.leases.lost(now))
             lose(now);
+        else if (now >= time_up_at_)
+            time_up(now);
         else if (now >= k_.leases.renewals_due() - Millis(1))
             k_.leases.start_renewals();
     }
@@ -101,15 +109,30 @@ void Keeper::on_time(Clock::time_point now) {
 
 void Keeper::lose(Clock::time_point now) {
     const lock::HeldLease* lost = k_.leases.lost(now);
-    k_.leases.stop_renewals();
     const std::string how = lost->clock().confirmed_lost() ? "it was released or taken over"
                                                            : "it could not be renewed in time";
+    stop_owner(now, fmt::format("lost the lease on {} while it was held: {}", lost->name(), how));
+}
+
+// --max-run: the owner held the lock too long. The leases are still ours: they are released
+// once the owner is stopped, the time-up recorded first.
+void Keeper::time_up(Clock::time_point now) {
+    stop_status_ = exit_code::timed_out;
+    if (lock::History* history = k_.backend.history())
+        for (size_t i = 0; i < k_.leases.size(); ++i)
+            record_time_up(*history, k_.leases[i].keys(), k_.self, k_.leases[i].shared(),
+                           k_.leases[i].fence(), *k_.options.max_run);
+    stop_owner(now, fmt::format("{} held the lock longer than --max-run {}",
+                                k_.options.command_line, format_duration(*k_.options.max_run)));
+}
+
+// Renewals stop; the owner gets the stop signal now and SIGKILL after --kill-after (end_loss).
+void Keeper::stop_owner(Clock::time_point now, std::string why) {
+    k_.leases.stop_renewals();
     const bool signalled = k_.owner.signal(k_.options.lost_signal);
-    lost_message_ =
-        fmt::format("lost the lease on {} while it was held: {}{}", lost->name(), how,
-                    signalled ? fmt::format("; process {} was sent SIG{}", k_.owner.pid(),
-                                            signal_name(k_.options.lost_signal))
-                              : "");
+    lost_message_ = why + (signalled ? fmt::format("; process {} was sent SIG{}", k_.owner.pid(),
+                                                   signal_name(k_.options.lost_signal))
+                                     : "");
     log::error("{}", lost_message_);
     state_ = State::stopping;
     kill_at_ = now + k_.options.kill_after;
@@ -121,7 +144,7 @@ void Keeper::end_loss(bool kill) {
                   format_duration(k_.options.kill_after));
         k_.owner.signal(SIGKILL);
     }
-    release(exit_code::lease_lost);
+    release(stop_status_);
     state_ = State::lost;
 }
 
@@ -181,7 +204,7 @@ void Keeper::on_request() {
     }
     if (state_ == State::stopping) // the owner lets go: no need to kill it
         end_loss(false);
-    process::answer_hold_request(request, exit_code::lease_lost, lost_message_);
+    process::answer_hold_request(request, stop_status_, lost_message_);
     _exit(0);
 }
 

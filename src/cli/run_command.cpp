@@ -153,9 +153,8 @@ void RunCommand::add_lease_options() {
                     fmt::format(
                         "after a lost lease{}, SIGKILL the {} this long "
                         "after the stop signal (default TTL/{}, at most {}; at most TTL/{})",
-                        acquire_ ? "" : " or --max-run", acquire_ ? "owner" : "command",
-                        lock::kKillAfterPerTtl, format_duration(lock::kMaxDefaultKillAfter),
-                        lock::kRenewalsPerTtl))
+                        " or --max-run", acquire_ ? "owner" : "command", lock::kKillAfterPerTtl,
+                        format_duration(lock::kMaxDefaultKillAfter), lock::kRenewalsPerTtl))
                 ->option_text("DURATION");
     if (wanted("--lost-signal"))
         lost_signal_.option =
@@ -181,12 +180,17 @@ void RunCommand::add_command_options() {
                                          "with skewed clocks; at most {})",
                                          format_duration(kMaxTtl)))
                 ->option_text("DURATION");
-    if (!acquire_ && wanted("--max-run"))
+    if (wanted("--max-run"))
         max_run_.option =
             app_->add_option("--max-run", max_run_.value,
-                             fmt::format("stop the command after DURATION (the --lost-signal, "
-                                         "then SIGKILL after --kill-after) and exit {}",
-                                         exit_code::timed_out))
+                             acquire_ ? fmt::format("stop the owner DURATION after acquiring (the "
+                                                    "--lost-signal, then SIGKILL after "
+                                                    "--kill-after); release then exits {}",
+                                                    exit_code::timed_out)
+                                      : fmt::format("stop the command after DURATION (the "
+                                                    "--lost-signal, then SIGKILL after "
+                                                    "--kill-after) and exit {}",
+                                                    exit_code::timed_out))
                 ->option_text("DURATION");
 }
 

@@ -140,7 +140,11 @@ HoldRequest accept_hold_request(int listener, Millis wait) {
 void answer_hold_request(HoldRequest& request, int status, std::string_view message) {
     if (request.fd < 0)
         return;
-    std::string line = fmt::format("{}\t{}\n", status, message);
+    std::string text(message);
+    for (char& c : text) // one line, whatever the owner's command line holds
+        if (c == '\n' || c == '\r')
+            c = ' ';
+    const std::string line = fmt::format("{}\t{}\n", status, text);
     // A short line fits the socket buffer of a fresh connection: one write, no wait.
     (void)send(request.fd, line.data(), line.size(), MSG_NOSIGNAL);
     close(request.fd);

@@ -314,3 +314,28 @@ TEST_CASE("acquire refuses bad input before Redis, and leaves no keeper when Red
     CHECK(down.out.empty());
     CHECK(processes_with(name).empty());
 }
+
+TEST_CASE("acquire --max-run stops the owner, frees the name, and release exits 124",
+          "[e2e][acquire][max-run]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto polite = script(*server, dir, R"(out=$("$DLOCK" acquire --max-run 1s job) || exit 9
+eval "$out"
+trap '"$DLOCK" release 2> "$D/release.err"; echo "$?" > "$D/released"; exit 3' TERM
+i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
+    CHECK(trim(wait_for_line(dir / "released", 30s)) == "124");
+    INFO("release: " << read_file(dir / "release.err"));
+    CHECK(read_file(dir / "release.err").find("longer than --max-run 1s") != std::string::npos);
+    CHECK(polite->wait(30s).exit_code == 3);
+    CHECK_FALSE(held(*server));
+    auto history = run(*server, {"history", "--json", "job"});
+    CHECK(history.out.find("\"event\":\"timeout\"") != std::string::npos);
+
+    // An owner that ignores the stop signal is killed after --kill-after, and the name freed.
+    auto stubborn = script(*server, dir, R"(out=$("$DLOCK" acquire --max-run 1s -k 1s job) || exit 9
+eval "$out"; trap '' TERM
+i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
+    auto r = stubborn->wait(30s);
+    CHECK(r.term_signal == SIGKILL);
+    CHECK(eventually([&] { return !held(*server); }, 10s));
+}
