@@ -120,7 +120,11 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
     TRY(check_offered(store, run));
     // Opened before the acquire: an owner that dies meanwhile is seen by the keeper.
     TRY_ASSIGN(const auto owner, process::Owner::open(options.owner.value_or(getppid())));
-    const auto argv = owner.argv();
+    auto argv = owner.argv();
+    for (auto& word : argv) // a `sh -c` script: shown on one line, in messages and status
+        for (char& c : word)
+            if (c == '\n' || c == '\r' || c == '\t')
+                c = ' ';
     run.command_line =
         argv.empty() ? fmt::format("process {}", owner.pid()) : lock::command_line(argv);
     const auto owners = RunOwners::resolve(run.names);

@@ -134,6 +134,15 @@ TEST_CASE("acquire of a held name prints nothing and exits with the busy status"
     auto e = run(*server, {"acquire", "--pid", owner, "-E", "1", "job"});
     CHECK(e.exit_code == 1);
     CHECK(e.out.empty());
+    // The refusal names the owner's command line, on one line even when it spans several.
+    auto multi = script(*server, dir,
+                        "\"$DLOCK\" -v acquire job 2> \"$D/busy.err\"\necho \"$?\" > \"$D/busy\"");
+    CHECK(multi->wait(30s).exit_code == 0);
+    CHECK(trim(read_file(dir / "busy")) == "75");
+    const std::string refusal = read_file(dir / "busy.err");
+    INFO("refusal: " << refusal);
+    CHECK(one_line(refusal));
+    CHECK(refusal.find("job is held") != std::string::npos);
     let_go(dir, {holder.get()});
     sleeper->signal(SIGKILL);
 }
