@@ -119,7 +119,11 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
     RunOptions& run = options.run;
     TRY(check_offered(store, run));
     // Opened before the acquire: an owner that dies meanwhile is seen by the keeper.
-    TRY_ASSIGN(const auto owner, process::Owner::open(options.owner.value_or(getppid())));
+    const pid_t parent = getppid();
+    if (!options.owner && parent == 1)
+        return usage_error("the process that started dlock acquire has exited already: there is "
+                           "no owner to keep the lock for (give --pid PID)");
+    TRY_ASSIGN(const auto owner, process::Owner::open(options.owner.value_or(parent)));
     auto argv = owner.argv();
     for (auto& word : argv) // a `sh -c` script: shown on one line, in messages and status
         for (char& c : word)

@@ -23,8 +23,9 @@ namespace {
 
 using Clock = lock::LeaseSet::Clock;
 
-// How long a connected `dlock release` may take to send its request.
-constexpr Millis kRequestWait{2000};
+// How long a connected `dlock release` may take to send its request (it sends it at once): the
+// loop waits meanwhile, so this must stay well below the lease's safety margin.
+constexpr Millis kRequestWait{500};
 
 int poll_timeout(Clock::time_point now, Clock::time_point at) {
     if (at == Clock::time_point::max())

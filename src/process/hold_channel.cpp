@@ -133,7 +133,8 @@ HoldRequest accept_hold_request(int listener, Millis wait) {
     const auto uid = peer_uid(request.fd);
     request.uid = uid.value_or(static_cast<uid_t>(-1));
     request.allowed = uid && same_user_or_root(*uid);
-    request.release = read_line(request.fd, Clock::now() + wait) == "release";
+    // Another user is answered without a read: it cannot hold the keeper up.
+    request.release = !request.allowed || read_line(request.fd, Clock::now() + wait) == "release";
     return request;
 }
 
@@ -166,6 +167,8 @@ Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wai
                       static_cast<ssize_t>(request.size());
     const auto line = sent ? read_line(fd, deadline) : std::nullopt;
     close(fd);
+    if (!line && Clock::now() < deadline) // closed unanswered: it had just released and ended
+        return std::nullopt;
     const size_t tab = line ? line->find('\t') : std::string::npos;
     if (tab == std::string::npos)
         return fail(Fault::unavailable,

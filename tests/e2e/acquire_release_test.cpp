@@ -348,3 +348,20 @@ i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
     CHECK(r.term_signal == SIGKILL);
     CHECK(eventually([&] { return !held(*server); }, 10s));
 }
+
+TEST_CASE("two releases of one hold at once: one releases, the other finds no hold",
+          "[e2e][acquire][release]") {
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("64");
+    auto r = run(*server, {"acquire", "--pid", std::to_string(sleeper->pid()), "job"});
+    REQUIRE(r.exit_code == 0);
+    const std::string hold = assigned(r.out, "DLOCK_HOLD");
+    auto first =
+        std::make_unique<Process>(std::vector<std::string>{"release", "--hold", hold}, clean_env());
+    auto second =
+        std::make_unique<Process>(std::vector<std::string>{"release", "--hold", hold}, clean_env());
+    std::multiset<int> statuses{first->wait(30s).exit_code, second->wait(30s).exit_code};
+    CHECK(statuses == std::multiset<int>{0, 76});
+    CHECK_FALSE(held(*server));
+    sleeper->signal(SIGKILL);
+}
