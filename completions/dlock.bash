@@ -19,7 +19,8 @@ _dlock_takes_value() {
         -w | --wait | --timeout | -E | --conflict-exit-code | --timeout-exit-code | --ttl | -k | \
         --kill-after | --lost-signal | -c | --command | --min-hold | --max-run | -p | --permits | \
         --once-per | --offset | --tolerance | \
-        --count | --cycles | --waiters | --handovers | --name | --permit)
+        --count | --cycles | --waiters | --handovers | --name | --permit | --pid | --format | \
+        --hold)
         return 0
         ;;
     -n) [[ $2 == history ]] ;; # elsewhere -n is --no-wait
@@ -86,7 +87,7 @@ _dlock() {
             continue
         fi
         case "$path $word" in
-        " run" | " sem" | " latch" | " status" | " history" | " release" | " config" | \
+        " run" | " acquire" | " sem" | " latch" | " status" | " history" | " release" | " config" | \
             " bench" | "sem run" | "sem status" | "latch create" | "latch count-down" | \
             "latch wait" | "latch status")
             path=${path:+$path }$word
@@ -127,6 +128,10 @@ _dlock_complete() {
         mapfile -t COMPREPLY < <(compgen -W 'TERM INT HUP QUIT USR1 USR2 KILL' -- "$cur")
         return 0
         ;;
+    --format)
+        mapfile -t COMPREPLY < <(compgen -W 'sh json' -- "$cur")
+        return 0
+        ;;
     --redis)
         mapfile -t COMPREPLY < <(compgen -W 'redis:// rediss:// redis-sentinel:// rediss-sentinel:// unix://' -- "$cur")
         compopt -o nospace 2>/dev/null
@@ -141,10 +146,15 @@ _dlock_complete() {
     case $path in
     '')
         options=$_dlock_global_options
-        subcommands='run sem latch status history release config bench'
+        subcommands='run acquire sem latch status history release config bench'
         ;;
     run)
         options=$_dlock_run_options
+        names=1
+        ;;
+    acquire)
+        options='--help --no-wait --wait --timeout --shared --exclusive --conflict-exit-code
+            --ttl --kill-after --lost-signal --min-hold --max-run --pid --format'
         names=1
         ;;
     sem)
@@ -185,7 +195,7 @@ _dlock_complete() {
         ((positionals == 0)) && names=1
         ;;
     release)
-        options='--help --force --permit --all-permits'
+        options='--help --force --permit --all-permits --hold'
         ((positionals == 0)) && names=1
         ;;
     config) options='--help' ;;

@@ -24,7 +24,7 @@ function __dlock_parse
             case -w --wait --timeout -E --conflict-exit-code --timeout-exit-code --ttl -k \
                 --kill-after --lost-signal -c --command --min-hold --max-run -p --permits --count --cycles \
                 --once-per --offset --tolerance \
-                --waiters --handovers --name --permit
+                --waiters --handovers --name --permit --pid --format --hold
                 set i (math $i + 1)
             case -n
                 test "$path" = history; and set i (math $i + 1)
@@ -32,7 +32,7 @@ function __dlock_parse
                 test -z "$path"; and set -a globals $word
             case '*'
                 switch "$path $word"
-                    case ' run' ' sem' ' latch' ' status' ' history' ' release' ' config' \
+                    case ' run' ' acquire' ' sem' ' latch' ' status' ' history' ' release' ' config' \
                         ' bench' 'sem run' 'sem status' 'latch create' 'latch count-down' \
                         'latch wait' 'latch status'
                         set path (string trim -- "$path $word")
@@ -99,6 +99,7 @@ complete -c dlock -n $top -l syslog -d 'Log to syslog; stderr keeps errors only'
 complete -c dlock -n $top -l no-syslog -d 'Do not log to syslog'
 complete -c dlock -n $top -l log-format -x -a 'text json' -d 'Log line format'
 complete -c dlock -n $top -a run -d 'Run a command while holding a lock'
+complete -c dlock -n $top -a acquire -d 'Hold a lock for the rest of a shell script'
 complete -c dlock -n $top -a sem -d 'Semaphores: at most N holders at once'
 complete -c dlock -n $top -a latch -d 'Count-down latches'
 complete -c dlock -n $top -a status -d 'Show who holds locks, semaphores and latches'
@@ -107,8 +108,8 @@ complete -c dlock -n $top -a release -d 'Break a lock or semaphore permits whoev
 complete -c dlock -n $top -a config -d 'Show the effective settings and their origin'
 complete -c dlock -n $top -a bench -d 'Measure this Redis as dlock uses it'
 
-# run and sem run.
-set -l runs '__dlock_at run "sem run"'
+# run, sem run and acquire.
+set -l runs '__dlock_at run "sem run" acquire'
 complete -c dlock -n $runs -s n -l no-wait -d 'Give up at once if the lock is held (default)'
 complete -c dlock -n $runs -s w -l wait -x -d 'Wait up to DURATION (or forever)'
 complete -c dlock -n $runs -l timeout -x -d 'The same as --wait (flock\'s name)'
@@ -117,12 +118,14 @@ complete -c dlock -n $runs -l ttl -x -d 'Lease length, renewed every TTL/3'
 complete -c dlock -n $runs -s k -l kill-after -x -d 'SIGKILL this long after the stop signal'
 complete -c dlock -n $runs -l lost-signal -x -a 'TERM INT HUP QUIT USR1 USR2 KILL' \
     -d 'Signal sent when the lease is lost'
-complete -c dlock -n $runs -s c -l command -x -d 'Run STRING with /bin/sh -c'
-complete -c dlock -n $runs -l max-run -x -d 'Stop the command after DURATION (exit 124)'
+complete -c dlock -n '__dlock_at run "sem run"' -s c -l command -x -d 'Run STRING with /bin/sh -c'
+complete -c dlock -n '__dlock_at run "sem run" acquire' -l max-run -x -d 'Stop the command after DURATION (exit 124)'
 complete -c dlock -n $runs -s h -l help -d 'Print help and exit'
-complete -c dlock -n '__dlock_at run' -s s -l shared -d 'Take the lock shared'
-complete -c dlock -n '__dlock_at run' -s x -l exclusive -d 'Take the lock exclusively (default)'
-complete -c dlock -n '__dlock_at run' -l min-hold -x -d 'Keep the lock at least DURATION'
+complete -c dlock -n '__dlock_at run acquire' -s s -l shared -d 'Take the lock shared'
+complete -c dlock -n '__dlock_at run acquire' -s x -l exclusive -d 'Take the lock exclusively (default)'
+complete -c dlock -n '__dlock_at run acquire' -l min-hold -x -d 'Keep the lock at least DURATION'
+complete -c dlock -n '__dlock_at acquire' -l pid -x -d 'Keep the lock until process PID exits'
+complete -c dlock -n '__dlock_at acquire' -l format -x -a 'sh json' -d 'Output format'
 complete -c dlock -n '__dlock_at run' -l once-per -x -d 'Run once successfully per PERIOD'
 complete -c dlock -n '__dlock_at run' -l offset -x -d 'Shift the slot boundaries'
 complete -c dlock -n '__dlock_at run' -l tolerance -x -d 'Count an early run toward the next slot'
@@ -152,6 +155,7 @@ complete -c dlock -n '__dlock_at release' -s f -l force -d 'Really break the loc
 complete -c dlock -n '__dlock_at release' -l permit -x \
     -d 'Break only this permit of semaphore NAME (id from sem status)'
 complete -c dlock -n '__dlock_at release' -l all-permits -d 'Break every permit of semaphore NAME'
+complete -c dlock -n '__dlock_at release' -l hold -x -d 'Release this hold of dlock acquire'
 complete -c dlock -n '__dlock_at bench' -l cycles -x -d 'Uncontended acquire+release cycles'
 complete -c dlock -n '__dlock_at bench' -s k -l waiters -x -d 'Waiters per handover run'
 complete -c dlock -n '__dlock_at bench' -l handovers -x -d 'Handover samples per run'
@@ -161,5 +165,5 @@ complete -c dlock -n '__dlock_at sem latch "sem status" "latch status" "latch cr
     -s h -l help -d 'Print help and exit'
 
 # Names.
-complete -c dlock -n '__dlock_at run "sem run" "sem status" status history release "latch create" "latch count-down" "latch wait" "latch status"' \
+complete -c dlock -n '__dlock_at run acquire "sem run" "sem status" status history release "latch create" "latch count-down" "latch wait" "latch status"' \
     -a '(__dlock_names)' -d name

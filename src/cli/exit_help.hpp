@@ -9,6 +9,7 @@ namespace dlock::cli {
 enum class HelpPage {
     dlock,
     run,
+    acquire,
     sem_run,
     sem_status,
     latch,

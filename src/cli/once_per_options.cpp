@@ -59,6 +59,8 @@ Result<void> parse_once_per(const RunArgs& args, app::RunOptions& o) {
     }
     if (args.semaphore)
         return usage_error("--once-per is for dlock run, not sem run");
+    if (args.acquire)
+        return usage_error("--once-per is for dlock run, not acquire");
     if (o.names.size() != 1)
         return usage_error("--once-per takes one lock name: each name would have its own slots");
     if (o.shared)

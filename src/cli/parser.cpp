@@ -1,5 +1,6 @@
 #include "cli/parser.hpp"
 
+#include "cli/acquire_command.hpp"
 #include "cli/bench_command.hpp"
 #include "cli/config_command.hpp"
 #include "cli/exit_help.hpp"
@@ -72,10 +73,11 @@ std::unique_ptr<Subcommand> add(CLI::App& parent, const std::vector<std::string>
 
 // In the order `dlock --help` lists them.
 constexpr Entry kSubcommands[] = {
-    {"run", add<RunCommand>},         {"bench", add<BenchCommand>},
-    {"latch", add<LatchCommand>},     {"status", add<StatusCommand>},
-    {"history", add<HistoryCommand>}, {"release", add<ReleaseCommand>},
-    {"sem", add<SemCommand>},         {"config", add<ConfigCommand>},
+    {"run", add<RunCommand>},         {"acquire", add<AcquireCommand>},
+    {"bench", add<BenchCommand>},     {"latch", add<LatchCommand>},
+    {"status", add<StatusCommand>},   {"history", add<HistoryCommand>},
+    {"release", add<ReleaseCommand>}, {"sem", add<SemCommand>},
+    {"config", add<ConfigCommand>},
 };
 
 // The first thing `dlock --help` shows after its usage line: what a cron job needs.

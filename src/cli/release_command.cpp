@@ -1,8 +1,13 @@
 #include "cli/release_command.hpp"
 
+#include "app/acquire.hpp"
 #include "app/force_release.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_help.hpp"
+#include "process/hold_channel.hpp"
+
+#include <cstdlib>
+#include <fmt/format.h>
 
 namespace dlock::cli {
 namespace {
@@ -10,14 +15,32 @@ namespace {
 constexpr const char* kWhatBreaks = R"(
 Without --permit/--all-permits it breaks the lock NAME; with them, permits of the semaphore
 NAME (a lock and a semaphore of the same name are separate objects).
+Without --force and NAME it releases the hold of `dlock acquire` ($DLOCK_HOLD or --hold).
 )";
+
+// The hold `dlock release` without NAME releases: --hold, else $DLOCK_HOLD.
+Result<std::string> hold_to_release(const CLI::App& app, const std::string& given) {
+    const char* from_environment = getenv("DLOCK_HOLD");
+    const bool flag = app.count("--hold") > 0;
+    if (!flag && (from_environment == nullptr || *from_environment == '\0'))
+        return usage_error("release: no hold given: pass --hold ID, or eval the output of dlock "
+                           "acquire so that DLOCK_HOLD is set (or release --force NAME to break "
+                           "a lock)");
+    const std::string hold = flag ? given : from_environment;
+    if (!process::valid_hold_id(hold))
+        return usage_error(fmt::format("{}: not a hold id (32 hex digits, as dlock acquire "
+                                       "prints in DLOCK_HOLD)",
+                                       flag ? "--hold" : "DLOCK_HOLD"));
+    return hold;
+}
 
 } // namespace
 
 ReleaseCommand::ReleaseCommand(CLI::App& parent) {
-    app_ = parent.add_subcommand("release", "Break lock NAME, or permits of semaphore NAME, "
-                                            "whoever holds them (ops escape hatch; needs --force)");
-    app_->add_option("NAME", name_, "lock or semaphore name")->required();
+    app_ = parent.add_subcommand("release", "Release the hold of dlock acquire; with --force, "
+                                            "break lock NAME or permits of semaphore NAME, "
+                                            "whoever holds them (ops escape hatch)");
+    auto* name = app_->add_option("NAME", name_, "lock or semaphore name (with --force)");
     app_->add_flag("-f,--force", force_,
                    "really break it: the holders' commands are stopped at their next renewal "
                    "(they exit 76), waiters are woken, and you are recorded in the history");
@@ -27,14 +50,28 @@ ReleaseCommand::ReleaseCommand(CLI::App& parent) {
                        ->option_text("ID");
     app_->add_flag("--all-permits", all_permits_, "break every permit of semaphore NAME")
         ->excludes(permit);
+    app_->add_option("--hold", hold_,
+                     "without NAME: release this hold of dlock acquire (default $DLOCK_HOLD)")
+        ->option_text("ID")
+        ->excludes(name);
     app_->footer(kWhatBreaks + exit_status_help(HelpPage::release));
 }
 
 Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) const {
+    if (!force_ && name_.empty() && app_->count("--permit") == 0 && !all_permits_) {
+        Plan p;
+        TRY_ASSIGN(p.hold, hold_to_release(*app_, hold_));
+        return p;
+    }
+    if (app_->count("--hold") > 0)
+        return usage_error("--hold releases a hold of dlock acquire: give it without --force, "
+                           "NAME or --permit");
+    if (name_.empty())
+        return usage_error("release --force needs the NAME of the lock or semaphore to break");
     if (!force_)
         return usage_error("release breaks a lock or permit held by someone else: say so with "
                            "--force (a command run by dlock run releases its lock itself)");
-    Plan p{{}, {name_, "", all_permits_}};
+    Plan p{{}, {name_, "", all_permits_}, {}};
     if (app_->count("--permit") > 0) {
         TRY_ASSIGN(p.options.permit, app::parse_permit_id(permit_));
     }
@@ -43,6 +80,8 @@ Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) 
 }
 
 Result<int> ReleaseCommand::run(const Plan& p) {
+    if (!p.hold.empty())
+        return app::release_hold(p.hold);
     return app::force_release(*store_for(p.target), p.target, p.options);
 }
 

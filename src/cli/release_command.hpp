@@ -9,13 +9,15 @@
 
 namespace dlock::cli {
 
-// `dlock release --force [--permit ID | --all-permits] NAME`
+// `dlock release --force [--permit ID | --all-permits] NAME`, or `dlock release [--hold ID]`:
+// the hold of a `dlock acquire` (from $DLOCK_HOLD by default), released by its keeper.
 class ReleaseCommand final : public PlannedCommand<ReleaseCommand> {
   public:
     explicit ReleaseCommand(CLI::App& parent);
     struct Plan {
         app::Target target;
         app::ForceReleaseOptions options;
+        std::string hold; // not empty: release this hold (no Redis settings needed)
     };
     Result<Plan> plan(const GlobalOptions& globals) const;
     Result<int> run(const Plan& plan);
@@ -25,6 +27,7 @@ class ReleaseCommand final : public PlannedCommand<ReleaseCommand> {
     bool force_ = false;
     std::string permit_;
     bool all_permits_ = false;
+    std::string hold_;
 };
 
 } // namespace dlock::cli

@@ -27,7 +27,11 @@ void exclude(CLI::Option* option, CLI::Option* other) {
 } // namespace
 
 RunCommand::RunCommand(CLI::App& parent, Kind kind, const std::vector<std::string>* words)
-    : words_(words), semaphore_(kind == Kind::semaphore) {
+    : words_(words), semaphore_(kind == Kind::semaphore), acquire_(kind == Kind::acquire) {
+    if (acquire_) {
+        add_acquire(parent);
+        return;
+    }
     const std::string usage =
         semaphore_ ? "dlock sem run [OPTIONS] -p N NAME" : "dlock run [OPTIONS] NAME...";
     app_ = parent.add_subcommand("run", semaphore_
@@ -47,6 +51,23 @@ RunCommand::RunCommand(CLI::App& parent, Kind kind, const std::vector<std::strin
     add_lease_options();
     add_command_options();
     add_once_per_options();
+}
+
+// `dlock acquire`: run's options without a command (-c); the acquire's own are added by
+// cli/acquire_command.cpp.
+void RunCommand::add_acquire(CLI::App& parent) {
+    app_ = parent.add_subcommand("acquire", "Take a lock for the rest of a shell script: a "
+                                            "keeper process renews it until the script exits");
+    HelpFormatter::set_usage(*app_, {"dlock acquire [OPTIONS] NAME..."}, [] {
+        return "\nIn a script:  out=$(dlock acquire NAME) || exit 0; eval \"$out\"; ...; dlock "
+               "release\nThe keeper releases the lock when the owner (by default the process "
+               "that ran dlock:\nthe script's shell; --pid to name another) exits.\n" +
+               exit_status_help(HelpPage::acquire);
+    });
+    add_names();
+    add_wait_options();
+    add_lease_options();
+    add_command_options();
 }
 
 void RunCommand::add_names() {
@@ -131,22 +152,24 @@ void RunCommand::add_lease_options() {
             app_->add_option(
                     "-k,--kill-after", kill_after_.value,
                     fmt::format(
-                        "after a lost lease or --max-run, SIGKILL the command this long "
+                        "after a lost lease{}, SIGKILL the {} this long "
                         "after the stop signal (default TTL/{}, at most {}; at most TTL/{})",
-                        lock::kKillAfterPerTtl, format_duration(lock::kMaxDefaultKillAfter),
-                        lock::kRenewalsPerTtl))
+                        " or --max-run", acquire_ ? "owner" : "command", lock::kKillAfterPerTtl,
+                        format_duration(lock::kMaxDefaultKillAfter), lock::kRenewalsPerTtl))
                 ->option_text("DURATION");
     if (wanted("--lost-signal"))
         lost_signal_.option =
             app_->add_option("--lost-signal", lost_signal_.value,
-                             "signal sent to the command's process group when the "
-                             "lease is lost (default TERM)")
+                             acquire_ ? "signal sent to the owner (only) when the lease is lost "
+                                        "(default TERM)"
+                                      : "signal sent to the command's process group when the "
+                                        "lease is lost (default TERM)")
                 ->option_text("SIGNAL");
 }
 
 // -c, --min-hold, --max-run: what runs, for how long at least, and at most.
 void RunCommand::add_command_options() {
-    if (wanted("-c,--command"))
+    if (!acquire_ && wanted("-c,--command"))
         shell_command_.option =
             app_->add_option("-c,--command", shell_command_.value, "run STRING with /bin/sh -c")
                 ->option_text("STRING");
@@ -161,15 +184,20 @@ void RunCommand::add_command_options() {
     if (wanted("--max-run"))
         max_run_.option =
             app_->add_option("--max-run", max_run_.value,
-                             fmt::format("stop the command after DURATION (the --lost-signal, "
-                                         "then SIGKILL after --kill-after) and exit {}",
-                                         exit_code::timed_out))
+                             acquire_ ? fmt::format("stop the owner DURATION after acquiring (the "
+                                                    "--lost-signal, then SIGKILL after "
+                                                    "--kill-after); release then exits {}",
+                                                    exit_code::timed_out)
+                                      : fmt::format("stop the command after DURATION (the "
+                                                    "--lost-signal, then SIGKILL after "
+                                                    "--kill-after) and exit {}",
+                                                    exit_code::timed_out))
                 ->option_text("DURATION");
 }
 
 // --once-per and its companions: at most one successful run per slot of the server's clock.
 void RunCommand::add_once_per_options() {
-    if (semaphore_)
+    if (semaphore_ || acquire_) // a slot is done by a command's success: neither has one
         return;
     if (wanted("--once-per"))
         once_per_.option = app_->add_option("--once-per", once_per_.value,
@@ -208,6 +236,7 @@ RunArgs RunCommand::args(const std::vector<std::string>& command) const {
     a.min_hold = min_hold_.given();
     a.max_run = max_run_.given();
     a.permits = permits_;
+    a.acquire = acquire_;
     a.once_per = once_per_.given();
     a.offset = offset_.given();
     a.tolerance = tolerance_.given();

@@ -16,7 +16,8 @@ namespace dlock::cli {
 // no -s/-x).
 class RunCommand {
   public:
-    enum class Kind { lock, semaphore };
+    // acquire: `dlock acquire`, the options of run without -c (cli/acquire_command.hpp).
+    enum class Kind { lock, semaphore, acquire };
     explicit RunCommand(CLI::App& parent, Kind kind = Kind::lock,
                         const std::vector<std::string>* words = nullptr);
     // `dlock run` for a parser of one command line, `words`: only the options these may use
@@ -37,6 +38,7 @@ class RunCommand {
         app::RunOptions options;
     };
     Result<Plan> plan(const GlobalOptions& globals, const std::vector<std::string>& command) const;
+    void add_acquire(CLI::App& parent);
     void add_names();
     void add_wait_options();
     void add_holder_options();
@@ -48,6 +50,7 @@ class RunCommand {
     CLI::App* app_;
     const std::vector<std::string>* words_; // null: every option
     bool semaphore_ = false;
+    bool acquire_ = false;
     std::vector<std::string> names_; // run
     std::string semaphore_name_;     // sem run
     bool no_wait_ = false;

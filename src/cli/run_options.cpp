@@ -36,6 +36,12 @@ Result<T> for_option(std::string_view option, Result<T> r) {
 
 // What to exec: the command after "--", or -c's STRING under /bin/sh.
 Result<void> parse_command(const RunArgs& args, app::RunOptions& o) {
+    if (args.acquire) {
+        if (!args.command.empty() || args.shell_command)
+            return usage_error("acquire takes no command; use dlock run NAME -- COMMAND to run "
+                               "one under the lock");
+        return {};
+    }
     if (args.shell_command) {
         if (args.shell_command->empty())
             return usage_error("-c: the shell command must not be empty");

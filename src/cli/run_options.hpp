@@ -25,7 +25,8 @@ struct RunArgs {
     bool shared = false;
     std::optional<std::string> min_hold;
     std::optional<std::string> max_run;
-    std::string permits; // sem run -p (CLI11 requires it)
+    std::string permits;  // sem run -p (CLI11 requires it)
+    bool acquire = false; // `dlock acquire`: the same options, and no command
     // --once-per PERIOD [--offset D] [--tolerance D] [--once-per-strict] (cli/once_per_options.hpp)
     std::optional<std::string> once_per;
     std::optional<std::string> offset;

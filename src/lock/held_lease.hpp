@@ -44,6 +44,8 @@ class HeldLease {
     bool renewing() const { return renewing_; }
     // Hands it to `watchdog` (once), which renews it until stopped.
     void start_renewing(Watchdog& watchdog);
+    // The watchdog it was handed to has stopped (LeaseSet::pause_renewals): hand it over again.
+    void stop_renewing() { renewing_ = false; }
     // Holds left (0: released), or nullopt when it was no longer ours. `exit_status` is the
     // command's, for the history; `min_hold` keeps an exclusive lease until acquisition + it.
     Result<std::optional<int64_t>> release(Backend& backend, Millis heartbeat,

@@ -86,6 +86,15 @@ void LeaseSet::stop_renewals() {
         watchdog_->stop();
 }
 
+void LeaseSet::pause_renewals() {
+    if (!watchdog_)
+        return;
+    watchdog_->stop();
+    watchdog_.reset();
+    for (auto& lease : leases_)
+        lease->stop_renewing();
+}
+
 void LeaseSet::release_all(Backend& backend) {
     release_all(backend, Ending{});
 }

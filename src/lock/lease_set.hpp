@@ -45,6 +45,10 @@ class LeaseSet {
     // `listener` is called from a watchdog thread whenever a lease clock changed.
     void on_change(std::function<void()> listener);
     void stop_renewals();
+    // Stops the watchdog thread, if one runs, so that start_renewals() can start renewing again
+    // with a new one: before fork(), whose child keeps the leases (only the forking thread
+    // exists in a child). The leases are not released.
+    void pause_renewals();
     // How the run ended, for the release scripts (and so the history).
     struct Ending {
         bool after_loss = false;        // a lease already gone is expected, not worth a warning

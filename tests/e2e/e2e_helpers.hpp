@@ -73,7 +73,7 @@ inline Env clean_env(const Env& extra = {}) {
     for (const char* name :
          {"DLOCK_OWNER", "DLOCK_HELD", "DLOCK_NAME", "DLOCK_FENCING_TOKEN", "DLOCK_FENCING_TOKENS",
           "DLOCK_TTL_MS", "DLOCK_PREFIX", "DLOCK_REDIS_URL", "REDIS_URL", "DLOCK_REDIS_PASSWORD",
-          "DLOCK_PERMIT"})
+          "DLOCK_PERMIT", "DLOCK_HOLD", "DLOCK_KEEPER_PID"})
         env[name] = "\x01unset";
     for (const auto& [k, v] : extra)
         env[k] = v;

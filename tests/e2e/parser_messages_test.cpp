@@ -103,7 +103,8 @@ TEST_CASE("an unknown subcommand is named", "[e2e][usage]") {
     check_message({"latch", "bogus", "job"},
                   "unknown subcommand 'latch bogus' (see dlock latch --help)");
     check_message({"sem", "bogus"}, "unknown subcommand 'sem bogus' (see dlock sem --help)");
-    check_message({}, "missing subcommand: run, bench, latch, status, history, release, sem or "
+    check_message({}, "missing subcommand: run, acquire, bench, latch, status, history, release, "
+                      "sem or "
                       "config (see dlock --help)");
     check_message({"latch"}, "missing subcommand: create, count-down, wait or status (see dlock "
                              "latch --help)");

@@ -348,3 +348,17 @@ TEST_CASE("a Redlock member answering an absurd fencing token is outvoted", "[e2
     // Later runs keep working (member 2 is still held by that owner: outvoted).
     CHECK(token_of_run(m) > token);
 }
+
+TEST_CASE("acquire under Redlock holds on every member until the owner dies",
+          "[e2e][redlock][acquire]") {
+    REQUIRE_MEMBERS(m);
+    auto sleeper = std::make_unique<Process>(std::vector<std::string>{"63"}, Env{}, "/bin/sleep");
+    auto r = run_in(m, {"acquire", "--ttl", "3s", "--pid", std::to_string(sleeper->pid()), "job"});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(m.holding("job") == 5);
+    std::this_thread::sleep_for(4s); // past the TTL: the keeper renews on every member
+    CHECK(m.holding("job") == 5);
+    sleeper->signal(SIGKILL);
+    CHECK(eventually([&] { return m.holding("job") == 0; }, 10s));
+}

@@ -85,6 +85,10 @@ TEST_CASE("once-per: bad values and combinations are usage errors naming the opt
     a.semaphore = true;
     a.permits = "2";
     CHECK(error_of(a) == "--once-per is for dlock run, not sem run");
+    a = once_per("1h");
+    a.command.clear();
+    a.acquire = true;
+    CHECK(error_of(a) == "--once-per is for dlock run, not acquire");
     for (auto set : {+[](RunArgs& r) { r.offset = "1m"; }, +[](RunArgs& r) { r.tolerance = "1m"; },
                      +[](RunArgs& r) { r.once_per_strict = true; }}) {
         RunArgs r{false, {"job"}, {"true"}};

@@ -1,0 +1,168 @@
+#include "app/acquire.hpp"
+
+#include "app/keeper.hpp"
+#include "app/run_environment.hpp"
+#include "app/run_history.hpp"
+#include "app/run_report.hpp"
+#include "app/wait_report.hpp"
+#include "lock/acquire_all.hpp"
+#include "lock/describe.hpp"
+#include "lock/self_info.hpp"
+#include "process/hold_channel.hpp"
+#include "util/exit_codes.hpp"
+#include "util/log.hpp"
+#include "util/output.hpp"
+#include "util/signal_latch.hpp"
+
+#include <csignal>
+#include <cstdlib>
+#include <unistd.h>
+
+namespace dlock::app {
+namespace {
+
+// How long `dlock release` waits for the keeper's answer: its release retries an unreachable
+// Redis for a few seconds, each try bounded by the command timeout.
+constexpr Millis kKeeperAnswerWait{30'000};
+
+Result<void> check_offered(const lock::Store& store, const RunOptions& options) {
+    const lock::Capabilities offered = store.capabilities();
+    if (options.shared)
+        TRY(lock::require(offered.shared_holds, offered, "a shared lock (-s)"));
+    if (options.min_hold > Millis(0))
+        TRY(lock::require(offered.min_hold, offered, "--min-hold"));
+    return {};
+}
+
+// Takes every lease as `dlock run` does. nullopt: all held; else the status of the refusal,
+// reported (nothing is held then).
+Result<std::optional<int>> take(lock::Backend& backend, lock::LeaseSet& leases,
+                                const Target& target, const RunOptions& options,
+                                const RunOwners& owners, const lock::HolderInfo& self) {
+    std::optional<WaitReport> shown;
+    if (options.wait != Millis(0))
+        shown.emplace();
+    // A signal while a multi-name acquire waits gives back the names taken (see app/run.cpp).
+    std::optional<SignalLatch> latch;
+    if (options.names.size() > 1 || (shown && shown->in_place()))
+        latch.emplace(std::initializer_list<int>{SIGINT, SIGTERM, SIGHUP, SIGQUIT});
+    auto taken = lock::acquire_all(
+        backend, lease_requests(target, options, owners, self), options.wait, leases,
+        latch ? std::function<bool()>([&] { return latch->caught() != 0; }) : nullptr,
+        shown ? lock::WaitHook([&](const std::string& name, const lock::AcquireOutcome& last) {
+            shown->waiting(name, last);
+        })
+              : nullptr);
+    if (shown)
+        shown->ended(taken && std::holds_alternative<lock::AllHeld>(*taken));
+    if (latch && latch->caught()) {
+        leases.release_all(backend);
+        return latch->reraise();
+    }
+    latch.reset();
+    TRY(taken);
+    if (auto* blocked = std::get_if<lock::Blocked>(&*taken)) {
+        if (blocked->refused.timed_out && options.wait && backend.history())
+            record_timed_out_wait(*backend.history(), lock::Keys::of(target.prefix, blocked->name),
+                                  self, options.shared, blocked->refused.last, *options.wait);
+        return report_refusal(options, *blocked);
+    }
+    if (auto* lost = std::get_if<lock::LostMeanwhile>(&*taken))
+        return report_lost_meanwhile(options, *lost);
+    return std::nullopt;
+}
+
+// What the hold is told as: the variables of a `dlock run` command (export_leases sets them
+// in this process's environment), the hold and the keeper.
+HoldVariables hold_variables(const std::string& hold, pid_t keeper) {
+    HoldVariables variables;
+    for (const char* name : {"DLOCK_NAME", "DLOCK_OWNER", "DLOCK_HELD", "DLOCK_FENCING_TOKEN",
+                             "DLOCK_FENCING_TOKENS", "DLOCK_TTL_MS"})
+        if (const char* value = getenv(name))
+            variables.emplace_back(name, value);
+    variables.emplace_back("DLOCK_HOLD", hold);
+    variables.emplace_back("DLOCK_KEEPER_PID", std::to_string(keeper));
+    return variables;
+}
+
+// Forks the keeper, which never returns here; the keeper's pid.
+Result<pid_t> start_keeper(lock::Backend& backend, lock::LeaseSet& leases,
+                           const RunOptions& options, const lock::HolderInfo& self,
+                           const process::Owner& owner, int listener) {
+    leases.pause_renewals(); // a thread does not survive fork(): the keeper starts its own
+    const pid_t pid = fork();
+    if (pid < 0)
+        return fail(Fault::internal,
+                    fmt::format("cannot start the keeper: fork: {}", strerror(errno)));
+    if (pid == 0) {
+        detach_from_caller();
+        keep({backend, leases, options, self, owner, listener});
+    }
+    close(listener);
+    return pid;
+}
+
+// Prints the hold and ends this process, leaving the Redis connections to the keeper (a
+// destructor would close a TLS session under it).
+[[noreturn]] void hand_over(const std::string& hold, pid_t keeper, HoldFormat format) {
+    out::write(format_hold(hold_variables(hold, keeper), format));
+    if (!out::flush())
+        kill(keeper, SIGTERM); // nobody will know the hold: the keeper releases it
+    const int status = out::finish(0);
+    log::info("holding; kept by process {}", keeper);
+    _exit(status);
+}
+
+} // namespace
+
+Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions options) {
+    RunOptions& run = options.run;
+    TRY(check_offered(store, run));
+    // Opened before the acquire: an owner that dies meanwhile is seen by the keeper.
+    const pid_t parent = getppid();
+    if (!options.owner && parent == 1)
+        return usage_error("the process that started dlock acquire has exited already: there is "
+                           "no owner to keep the lock for (give --pid PID)");
+    TRY_ASSIGN(const auto owner, process::Owner::open(options.owner.value_or(parent)));
+    auto argv = owner.argv();
+    for (auto& word : argv) // a `sh -c` script: shown on one line, in messages and status
+        for (char& c : word)
+            if (c == '\n' || c == '\r' || c == '\t')
+                c = ' ';
+    run.command_line =
+        argv.empty() ? fmt::format("process {}", owner.pid()) : lock::command_line(argv);
+    const auto owners = RunOwners::resolve(run.names);
+    lock::HolderInfo self = self_info(run.command_line);
+    self.pid = owner.pid();
+    auto [lease_backend, factory] = store.leases(0, self, run.ttl);
+    lock::Backend& backend = *lease_backend;
+    lock::LeaseSet leases(std::move(factory), run.ttl, run.kill_after, lock::kWaiterHeartbeat);
+    TRY_ASSIGN(const auto refused, take(backend, leases, target, run, owners, self));
+    if (refused)
+        return *refused;
+    export_leases(run, owners, leases);
+    const std::string hold = process::new_hold_id();
+    auto keeper = process::listen_for_hold(hold).and_then(
+        [&](int listener) { return start_keeper(backend, leases, run, self, owner, listener); });
+    if (!keeper) {
+        leases.release_all(backend);
+        return tl::unexpected(keeper.error());
+    }
+    hand_over(hold, *keeper, options.format);
+}
+
+Result<int> release_hold(const std::string& hold) {
+    TRY_ASSIGN(const auto answer, process::ask_keeper(hold, kKeeperAnswerWait));
+    if (!answer)
+        return fail(Fault::lease_lost,
+                    fmt::format("hold {} was released already or its keeper died; the lease is "
+                                "not held",
+                                hold));
+    if (answer->status == 0)
+        log::info("{}", answer->message);
+    else
+        log::error("{}", answer->message);
+    return answer->status;
+}
+
+} // namespace dlock::app

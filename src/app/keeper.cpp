@@ -1,0 +1,275 @@
+#include "app/keeper.hpp"
+
+#include "app/run_history.hpp"
+#include "process/hold_channel.hpp"
+#include "util/exit_codes.hpp"
+#include "util/log.hpp"
+#include "util/signals.hpp"
+
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+#include <vector>
+
+namespace dlock::app {
+namespace {
+
+using Clock = lock::LeaseSet::Clock;
+
+// How long a connected `dlock release` may take to send its request (it sends it at once): the
+// loop waits meanwhile, so this must stay well below the lease's safety margin.
+constexpr Millis kRequestWait{500};
+
+int poll_timeout(Clock::time_point now, Clock::time_point at) {
+    if (at == Clock::time_point::max())
+        return -1;
+    if (at <= now)
+        return 0;
+    // Rounded up: waking before `at` would only loop.
+    return static_cast<int>(std::chrono::ceil<Millis>(at - now).count());
+}
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string text;
+    for (const auto& name : names)
+        text += (text.empty() ? "" : ", ") + name;
+    return text;
+}
+
+class Keeper {
+  public:
+    explicit Keeper(const Keeping& k);
+    [[noreturn]] void run();
+
+  private:
+    enum class State { held, stopping, lost };
+    Clock::time_point next_deadline() const;
+    void on_time(Clock::time_point now);
+    void lose(Clock::time_point now);
+    void time_up(Clock::time_point now);
+    void stop_owner(Clock::time_point now, std::string why);
+    // The leases after a loss: released (the loss recorded), the owner killed if `kill`.
+    void end_loss(bool kill);
+    // Releases every lease; the exit status and message for `dlock release`.
+    std::pair<int, std::string> release(std::optional<int> exit_status);
+    void on_request();
+    [[noreturn]] void quit(std::string_view why);
+
+    const Keeping& k_;
+    State state_ = State::held;
+    Clock::time_point kill_at_ = Clock::time_point::max();
+    std::string lost_message_; // why the owner was stopped: the answer to a release after it
+    int stop_status_ = exit_code::lease_lost; // that release's status: 76, or 124 (--max-run)
+    Clock::time_point time_up_at_ = Clock::time_point::max(); // --max-run
+    int wake_fd_;
+    int signal_fd_;
+};
+
+Keeper::Keeper(const Keeping& k) : k_(k) {
+    if (k_.options.max_run)
+        time_up_at_ = Clock::now() + *k_.options.max_run;
+    sigset_t stops;
+    sigemptyset(&stops);
+    for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT})
+        sigaddset(&stops, s);
+    sigprocmask(SIG_BLOCK, &stops, nullptr); // before the watchdog thread: it inherits the mask
+    signal(SIGPIPE, SIG_IGN);
+    signal_fd_ = signalfd(-1, &stops, SFD_CLOEXEC | SFD_NONBLOCK);
+    wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    k_.leases.on_change([fd = wake_fd_] {
+        const uint64_t one = 1;
+        (void)!write(fd, &one, sizeof one);
+    });
+}
+
+Clock::time_point Keeper::next_deadline() const {
+    if (state_ == State::held)
+        return std::min({k_.leases.renewals_due() - Millis(1), k_.leases.stop_at(), time_up_at_});
+    return state_ == State::stopping ? kill_at_ : Clock::time_point::max();
+}
+
+void Keeper::on_time(Clock::time_point now) {
+    if (state_ == State::held) {
+        if (k_.leases.lost(now))
+            lose(now);
+        else if (now >= time_up_at_)
+            time_up(now);
+        else if (now >= k_.leases.renewals_due() - Millis(1))
+            k_.leases.start_renewals();
+    }
+    if (state_ == State::stopping && now >= kill_at_)
+        end_loss(true);
+}
+
+void Keeper::lose(Clock::time_point now) {
+    const lock::HeldLease* lost = k_.leases.lost(now);
+    const std::string how = lost->clock().confirmed_lost() ? "it was released or taken over"
+                                                           : "it could not be renewed in time";
+    stop_owner(now, fmt::format("lost the lease on {} while it was held: {}", lost->name(), how));
+}
+
+// --max-run: the owner held the lock too long. The leases are still ours: they are released
+// once the owner is stopped, the time-up recorded first.
+void Keeper::time_up(Clock::time_point now) {
+    stop_status_ = exit_code::timed_out;
+    if (lock::History* history = k_.backend.history())
+        for (size_t i = 0; i < k_.leases.size(); ++i)
+            record_time_up(*history, k_.leases[i].keys(), k_.self, k_.leases[i].shared(),
+                           k_.leases[i].fence(), *k_.options.max_run);
+    stop_owner(now, fmt::format("{} held the lock longer than --max-run {}",
+                                k_.options.command_line, format_duration(*k_.options.max_run)));
+}
+
+// Renewals stop; the owner gets the stop signal now and SIGKILL after --kill-after (end_loss).
+void Keeper::stop_owner(Clock::time_point now, std::string why) {
+    k_.leases.stop_renewals();
+    const bool signalled = k_.owner.signal(k_.options.lost_signal);
+    lost_message_ = why + (signalled ? fmt::format("; process {} was sent SIG{}", k_.owner.pid(),
+                                                   signal_name(k_.options.lost_signal))
+                                     : "");
+    log::error("{}", lost_message_);
+    state_ = State::stopping;
+    kill_at_ = now + k_.options.kill_after;
+}
+
+void Keeper::end_loss(bool kill) {
+    if (kill && k_.owner.alive()) {
+        log::warn("process {} still runs {} after the lost lease: SIGKILL", k_.owner.pid(),
+                  format_duration(k_.options.kill_after));
+        k_.owner.signal(SIGKILL);
+    }
+    release(stop_status_);
+    state_ = State::lost;
+}
+
+std::pair<int, std::string> Keeper::release(std::optional<int> exit_status) {
+    k_.leases.stop_renewals();
+    std::vector<std::string> gone, names;
+    std::optional<Error> failed;
+    lock::LeaseSet::Ending ending;
+    ending.after_loss = state_ != State::held;
+    ending.exit_status = exit_status;
+    ending.min_hold = k_.options.min_hold;
+    lock::History* history = k_.backend.history();
+    ending.on_gone = [&](const lock::HeldLease& lease) {
+        if (history)
+            record_lost_lease(*history, lease.keys(), k_.self, lease.shared(), lease.fence(),
+                              lease.held_for(), exit_code::lease_lost);
+        gone.push_back(lease.name());
+    };
+    ending.on_unreleased = [&](const lock::HeldLease& lease, const Error& error) {
+        if (!failed)
+            failed =
+                Error{error.fault,
+                      fmt::format("could not release {}: {}; it expires by itself within {}",
+                                  lease.name(), error.message, format_duration(k_.options.ttl))};
+    };
+    for (size_t i = 0; i < k_.leases.size(); ++i)
+        names.push_back(k_.leases[i].name());
+    k_.leases.release_all(k_.backend, ending);
+    if (!gone.empty() && state_ == State::held)
+        return {exit_code::lease_lost,
+                fmt::format("the lease on {} was lost before the release: it was released or "
+                            "taken over",
+                            joined(gone))};
+    if (failed)
+        return {exit_code::of(failed->fault), failed->message};
+    return {0, fmt::format("released {}", joined(names))};
+}
+
+void Keeper::on_request() {
+    auto request = process::accept_hold_request(k_.listener, kRequestWait);
+    if (request.fd < 0)
+        return;
+    if (!request.release || !request.allowed) {
+        process::answer_hold_request(
+            request, exit_code::usage,
+            request.release ? fmt::format("this hold belongs to uid {}: only that user or root "
+                                          "may release it",
+                                          getuid())
+                            : "the keeper understands only a release request");
+        return;
+    }
+    if (state_ == State::held) {
+        const auto [status, message] = release(0);
+        log::info("{}", message);
+        process::answer_hold_request(request, status, message);
+        _exit(0);
+    }
+    if (state_ == State::stopping) // the owner lets go: no need to kill it
+        end_loss(false);
+    process::answer_hold_request(request, stop_status_, lost_message_);
+    _exit(0);
+}
+
+void Keeper::quit(std::string_view why) {
+    if (state_ == State::held) {
+        const auto [status, message] = release(std::nullopt);
+        log::info("{}: {}", why, message);
+    } else if (state_ == State::stopping) {
+        end_loss(false);
+    }
+    _exit(0);
+}
+
+void Keeper::run() {
+    for (;;) {
+        on_time(Clock::now());
+        std::array<pollfd, 4> fds{{{k_.owner.fd(), POLLIN, 0},
+                                   {k_.listener, POLLIN, 0},
+                                   {signal_fd_, POLLIN, 0},
+                                   {wake_fd_, POLLIN, 0}}};
+        if (poll(fds.data(), fds.size(), poll_timeout(Clock::now(), next_deadline())) < 0)
+            continue; // EINTR
+        if (fds[3].revents != 0) {
+            uint64_t count;
+            (void)!read(wake_fd_, &count, sizeof count);
+        }
+        if (fds[2].revents != 0)
+            quit("the keeper was signalled");
+        if (fds[0].revents != 0)
+            quit(fmt::format("process {} exited", k_.owner.pid()));
+        if (fds[1].revents != 0)
+            on_request();
+    }
+}
+
+} // namespace
+
+void keep(const Keeping& keeping) {
+    Keeper keeper(keeping);
+    keeper.run();
+}
+
+void detach_from_caller() {
+    setsid();
+    // The caller's other descriptors first: once 0-2 are replaced, the caller's `$(...)` may
+    // return, and by then nothing of the caller's may be left open here.
+    std::vector<int> inherited;
+    if (DIR* dir = opendir("/proc/self/fd")) {
+        while (const dirent* entry = readdir(dir)) {
+            const int fd = atoi(entry->d_name);
+            const int flags = fd > 2 && fd != dirfd(dir) ? fcntl(fd, F_GETFD) : -1;
+            if (flags >= 0 && (flags & FD_CLOEXEC) == 0)
+                inherited.push_back(fd);
+        }
+        closedir(dir);
+    }
+    for (int fd : inherited)
+        close(fd);
+    const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; fd <= 2; ++fd)
+        if (null >= 0)
+            dup2(null, fd); // dup2 clears close-on-exec: these three stay 0-2
+    if (null > 2)
+        close(null);
+}
+
+} // namespace dlock::app

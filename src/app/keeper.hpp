@@ -1,0 +1,33 @@
+#pragma once
+
+#include "app/run.hpp"
+#include "lock/backend.hpp"
+#include "lock/lease_set.hpp"
+#include "process/owner.hpp"
+
+namespace dlock::app {
+
+// What the keeper of a `dlock acquire` keeps: the leases, for `owner`, answering releases on
+// `listener` (process/hold_channel.hpp).
+struct Keeping {
+    lock::Backend& backend;
+    lock::LeaseSet& leases;
+    const RunOptions& options;
+    const lock::HolderInfo& self;
+    const process::Owner& owner;
+    int listener;
+};
+
+// The keeper, in the child of fork(): renews the leases until the owner exits (then releases
+// them) or a release request comes (then releases them and answers). A lease lost meanwhile:
+// renewals stop, the owner gets --lost-signal before the lease can expire and SIGKILL after
+// --kill-after, the loss goes to the history, and a later release request is answered 76.
+// Never returns.
+[[noreturn]] void keep(const Keeping& keeping);
+
+// Detaches this (forked) process from the caller: a session of its own, 0-2 on /dev/null, and
+// every descriptor it inherited from the caller closed (dlock opens all of its own
+// close-on-exec, so one without that flag came with the caller's exec).
+void detach_from_caller();
+
+} // namespace dlock::app

@@ -1,0 +1,187 @@
+#include "process/hold_channel.hpp"
+
+#include "util/random.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstddef>
+#include <cstring>
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
+
+namespace dlock::process {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr size_t kHoldIdLength = 32;
+constexpr size_t kMaxLine = 4096;
+
+// The abstract socket of `hold` (a leading NUL: no file, gone with the last descriptor).
+socklen_t address_of(const std::string& hold, sockaddr_un& address) {
+    address = {};
+    address.sun_family = AF_UNIX;
+    const std::string name = "dlock-hold/" + hold;
+    std::memcpy(address.sun_path + 1, name.data(), name.size());
+    return static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+}
+
+int remaining_ms(Clock::time_point deadline) {
+    const auto left = std::chrono::duration_cast<Millis>(deadline - Clock::now()).count();
+    return static_cast<int>(std::max<int64_t>(0, left));
+}
+
+// Reads up to the first newline, until `deadline`; nullopt on EOF, error or timeout first.
+std::optional<std::string> read_line(int fd, Clock::time_point deadline) {
+    std::string line;
+    while (line.find('\n') == std::string::npos && line.size() < kMaxLine) {
+        pollfd p{fd, POLLIN, 0};
+        const int ready = poll(&p, 1, remaining_ms(deadline));
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            return std::nullopt;
+        char buffer[512];
+        const ssize_t n = read(fd, buffer, sizeof buffer);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0)
+            return std::nullopt;
+        line.append(buffer, static_cast<size_t>(n));
+    }
+    const size_t end = line.find('\n');
+    if (end == std::string::npos)
+        return std::nullopt;
+    return line.substr(0, end);
+}
+
+std::optional<uid_t> peer_uid(int fd) {
+    ucred cred{};
+    socklen_t size = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) != 0)
+        return std::nullopt;
+    return cred.uid;
+}
+
+bool same_user_or_root(uid_t uid) {
+    return uid == getuid() || uid == 0;
+}
+
+// Connected to the keeper of `hold`; -1 when nothing listens there.
+Result<int> connect_keeper(const std::string& hold, Clock::time_point deadline) {
+    sockaddr_un address;
+    const socklen_t size = address_of(hold, address);
+    for (;;) {
+        const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (fd < 0)
+            return fail(Fault::internal, fmt::format("socket: {}", strerror(errno)));
+        if (connect(fd, reinterpret_cast<sockaddr*>(&address), size) == 0)
+            return fd;
+        const int error = errno;
+        close(fd);
+        if (error == ECONNREFUSED || error == ENOENT)
+            return -1;
+        if (error != EAGAIN) // EAGAIN: its backlog is full (a few releases at once)
+            return fail(Fault::internal, fmt::format("cannot reach the keeper of hold {}: {}", hold,
+                                                     strerror(error)));
+        if (Clock::now() >= deadline)
+            return fail(Fault::unavailable,
+                        fmt::format("the keeper of hold {} did not answer", hold));
+        std::this_thread::sleep_for(Millis(10));
+    }
+}
+
+} // namespace
+
+std::string new_hold_id() {
+    return random_hex(kHoldIdLength / 2);
+}
+
+bool valid_hold_id(std::string_view id) {
+    if (id.size() != kHoldIdLength)
+        return false;
+    for (char c : id)
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return false;
+    return true;
+}
+
+Result<int> listen_for_hold(const std::string& hold) {
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        return fail(Fault::internal,
+                    fmt::format("cannot open the keeper's socket: {}", strerror(errno)));
+    sockaddr_un address;
+    const socklen_t size = address_of(hold, address);
+    if (bind(fd, reinterpret_cast<sockaddr*>(&address), size) != 0 || listen(fd, 8) != 0) {
+        const int error = errno;
+        close(fd);
+        return fail(Fault::internal,
+                    fmt::format("cannot listen on the keeper's socket: {}", strerror(error)));
+    }
+    return fd;
+}
+
+HoldRequest accept_hold_request(int listener, Millis wait) {
+    HoldRequest request;
+    request.fd = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (request.fd < 0)
+        return request;
+    const auto uid = peer_uid(request.fd);
+    request.uid = uid.value_or(static_cast<uid_t>(-1));
+    request.allowed = uid && same_user_or_root(*uid);
+    // Another user is answered without a read: it cannot hold the keeper up.
+    request.release = !request.allowed || read_line(request.fd, Clock::now() + wait) == "release";
+    return request;
+}
+
+void answer_hold_request(HoldRequest& request, int status, std::string_view message) {
+    if (request.fd < 0)
+        return;
+    std::string text(message);
+    for (char& c : text) // one line, whatever the owner's command line holds
+        if (c == '\n' || c == '\r')
+            c = ' ';
+    const std::string line = fmt::format("{}\t{}\n", status, text);
+    // A short line fits the socket buffer of a fresh connection: one write, no wait.
+    (void)send(request.fd, line.data(), line.size(), MSG_NOSIGNAL);
+    close(request.fd);
+    request.fd = -1;
+}
+
+Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wait) {
+    const auto deadline = Clock::now() + wait;
+    TRY_ASSIGN(const int fd, connect_keeper(hold, deadline));
+    if (fd == -1)
+        return std::nullopt;
+    const auto uid = peer_uid(fd);
+    if (!uid || !same_user_or_root(*uid)) { // not a keeper of ours: someone took the name
+        close(fd);
+        return std::nullopt;
+    }
+    const std::string request = "release\n";
+    const bool sent = send(fd, request.data(), request.size(), MSG_NOSIGNAL) ==
+                      static_cast<ssize_t>(request.size());
+    const auto line = sent ? read_line(fd, deadline) : std::nullopt;
+    close(fd);
+    if (!line && Clock::now() < deadline) // closed unanswered: it had just released and ended
+        return std::nullopt;
+    const size_t tab = line ? line->find('\t') : std::string::npos;
+    if (tab == std::string::npos)
+        return fail(Fault::unavailable,
+                    fmt::format("the keeper of hold {} did not answer within {}", hold,
+                                format_duration(wait)));
+    HoldAnswer answer;
+    answer.message = line->substr(tab + 1);
+    try {
+        answer.status = std::stoi(line->substr(0, tab));
+    } catch (const std::exception&) {
+        return fail(Fault::internal, fmt::format("the keeper of hold {} answered {}", hold, *line));
+    }
+    return answer;
+}
+
+} // namespace dlock::process

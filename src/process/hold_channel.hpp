@@ -1,0 +1,45 @@
+#pragma once
+
+#include "util/duration.hpp"
+#include "util/error.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+
+// How `dlock release` reaches the keeper that `dlock acquire` left (app/keeper.hpp): an
+// abstract unix socket named after the hold id, so nothing is left in the file system when the
+// keeper dies, and both ends check the other's uid (SO_PEERCRED). One request per connection:
+// "release\n"; the answer: "<exit status>\t<one-line message>\n", then the keeper closes it.
+namespace dlock::process {
+
+// A hold id: 32 lowercase hex digits (128 random bits), so it cannot be guessed.
+std::string new_hold_id();
+bool valid_hold_id(std::string_view id);
+
+// The keeper's end: listening on the socket of `hold`, non-blocking, close-on-exec.
+Result<int> listen_for_hold(const std::string& hold);
+
+// A request accepted from `listener` and read (within `wait`): its connection (-1 when there was
+// none after all), whether it asks for a release, and whether its user may (the keeper's uid, or
+// root).
+struct HoldRequest {
+    int fd = -1;
+    bool release = false;
+    bool allowed = false;
+    uid_t uid = 0;
+};
+HoldRequest accept_hold_request(int listener, Millis wait);
+// Answers `request` (a write of one short line: it does not block) and closes its connection.
+void answer_hold_request(HoldRequest& request, int status, std::string_view message);
+
+struct HoldAnswer {
+    int status = 0;
+    std::string message;
+};
+// Asks the keeper of `hold` to release. nullopt: no keeper listens there (or one of another
+// user, who cannot be ours). Connecting and the answer are bounded by `wait` together.
+Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wait);
+
+} // namespace dlock::process

@@ -1,0 +1,367 @@
+// `dlock acquire` / `dlock release`: a lock held for the rest of a shell script by a keeper
+// process, in every shell present; the keeper ends with its owner, answers one release, and
+// signals the owner when the lease is lost.
+
+#include "e2e/e2e_helpers.hpp"
+
+#include <dirent.h>
+
+using namespace dlock::test;
+using namespace dlock::test::e2e;
+
+namespace {
+
+// The shells the idiom is tested in; one that is not installed is skipped.
+std::vector<std::string> shells() {
+    std::vector<std::string> present;
+    for (const char* shell : {"/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/zsh"})
+        if (access(shell, X_OK) == 0 &&
+            std::find_if(present.begin(), present.end(), [&](const std::string& s) {
+                return std::filesystem::path(s).filename() ==
+                       std::filesystem::path(shell).filename();
+            }) == present.end())
+            present.emplace_back(shell);
+    return present;
+}
+
+// `body` run by `shell` with $DLOCK (the binary), $D (the scratch directory) and the server.
+std::unique_ptr<Process> script(const RedisServer& server, const TempDir& dir,
+                                const std::string& body, const std::string& shell = "/bin/sh") {
+    return std::make_unique<Process>(std::vector<std::string>{"-c", body},
+                                     clean_env({{"DLOCK", dlock_binary()},
+                                                {"D", dir.path()},
+                                                {"DLOCK_REDIS_URL", server.url()},
+                                                {"DLOCK_HOLD", "\x01unset"},
+                                                {"DLOCK_KEEPER_PID", "\x01unset"}}),
+                                     shell);
+}
+
+bool held(const RedisServer& server, const std::string& name = "job") {
+    return exists(server, key(name));
+}
+
+// The value of `variable` in acquire's sh output ("" when absent).
+std::string assigned(const std::string& out, const std::string& variable) {
+    const std::string start = "export " + variable + "='";
+    for (const auto& line : lines(out))
+        if (line.starts_with(start) && line.ends_with("'"))
+            return line.substr(start.size(), line.size() - start.size() - 1);
+    return "";
+}
+
+// The processes whose command line contains `marker`.
+std::vector<pid_t> processes_with(const std::string& marker) {
+    std::vector<pid_t> found;
+    DIR* proc = opendir("/proc");
+    while (const dirent* entry = proc ? readdir(proc) : nullptr) {
+        const int pid = atoi(entry->d_name);
+        if (pid <= 0 || pid == getpid())
+            continue;
+        std::string cmdline = read_file("/proc/" + std::to_string(pid) + "/cmdline");
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        if (cmdline.find(marker) != std::string::npos)
+            found.push_back(pid);
+    }
+    if (proc)
+        closedir(proc);
+    return found;
+}
+
+// A `sleep SECONDS` to own a hold (--pid), returned once it runs sleep (not the test's image
+// between fork and exec, whose command line acquire would show).
+std::unique_ptr<Process> start_sleeper(const std::string& seconds) {
+    auto sleeper =
+        std::make_unique<Process>(std::vector<std::string>{seconds}, Env{}, "/bin/sleep");
+    const std::string cmdline = "/proc/" + std::to_string(sleeper->pid()) + "/cmdline";
+    REQUIRE(eventually([&] { return read_file(cmdline).starts_with("/bin/sleep"); }, 20s));
+    return sleeper;
+}
+
+const std::string kIdiom = R"(
+out=$("$DLOCK" acquire job) || exit 9
+eval "$out"
+echo $$ > "$D/shell"
+"$DLOCK" status job > "$D/status"
+"$DLOCK" release || exit 8
+"$DLOCK" status job > /dev/null
+echo "after $?" > "$D/after"
+)";
+
+} // namespace
+
+TEST_CASE("the acquire idiom holds the lock for the script, in every shell present",
+          "[e2e][acquire]") {
+    REQUIRE_REDIS(server);
+    for (const auto& shell : shells()) {
+        INFO("shell: " << shell);
+        TempDir dir;
+        auto r = script(*server, dir, kIdiom, shell)->wait(30s);
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 0);
+        // The owner, shown as the holder, is the script's shell: the substitution's child
+        // execs dlock, so dlock's parent is the shell.
+        const std::string shell_pid = trim(read_file(dir / "shell"));
+        const std::string status = read_file(dir / "status");
+        INFO("status: " << status);
+        CHECK(status.find(" " + shell_pid + " ") != std::string::npos);
+        CHECK(trim(read_file(dir / "after")) == "after 1"); // released: nothing held
+        CHECK_FALSE(held(*server));
+    }
+}
+
+TEST_CASE("a script that exits without release frees the name", "[e2e][acquire]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto r =
+        script(*server, dir, R"(out=$("$DLOCK" acquire job) || exit 9; eval "$out")")->wait(30s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(eventually([&] { return !held(*server); }, 10s));
+    auto history = run(*server, {"history", "--json", "job"});
+    CHECK(history.out.find("\"event\":\"release\"") != std::string::npos);
+}
+
+TEST_CASE("acquire of a held name prints nothing and exits with the busy status",
+          "[e2e][acquire][busy]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto holder = start_holder(*server, dir);
+    auto sleeper = start_sleeper("60");
+    const std::string owner = std::to_string(sleeper->pid());
+    auto r = run(*server, {"acquire", "--pid", owner, "job"});
+    CHECK(r.exit_code == 75);
+    CHECK(r.out.empty());
+    auto e = run(*server, {"acquire", "--pid", owner, "-E", "1", "job"});
+    CHECK(e.exit_code == 1);
+    CHECK(e.out.empty());
+    // The refusal names the owner's command line, on one line even when it spans several.
+    auto multi = script(*server, dir,
+                        "\"$DLOCK\" -v acquire job 2> \"$D/busy.err\"\necho \"$?\" > \"$D/busy\"");
+    CHECK(multi->wait(30s).exit_code == 0);
+    CHECK(trim(read_file(dir / "busy")) == "75");
+    const std::string refusal = read_file(dir / "busy.err");
+    INFO("refusal: " << refusal);
+    CHECK(one_line(refusal));
+    CHECK(refusal.find("job is held") != std::string::npos);
+    let_go(dir, {holder.get()});
+    sleeper->signal(SIGKILL);
+}
+
+TEST_CASE("acquire --pid --format json: the owner named, shown by status, released when it dies",
+          "[e2e][acquire][json]") {
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("61");
+    auto r = run(*server,
+                 {"acquire", "--pid", std::to_string(sleeper->pid()), "--format", "json", "job"});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out.starts_with("{\"DLOCK_NAME\":\"job\","));
+    CHECK(r.out.ends_with("}\n"));
+    CHECK(lines(r.out).size() == 1);
+    for (const char* field :
+         {"\"DLOCK_OWNER\":\"", "\"DLOCK_HELD\":\"", "\"DLOCK_FENCING_TOKEN\":\"",
+          "\"DLOCK_HOLD\":\"", "\"DLOCK_KEEPER_PID\":\""})
+        CHECK(r.out.find(field) != std::string::npos);
+    auto status = run(*server, {"status", "job"});
+    INFO("status: " << status.out);
+    CHECK(status.out.find(std::to_string(sleeper->pid())) != std::string::npos);
+    CHECK(status.out.find("sleep 61") != std::string::npos);
+    CHECK(held(*server));
+    sleeper->signal(SIGKILL);
+    sleeper->wait(10s);
+    CHECK(eventually([&] { return !held(*server); }, 10s));
+}
+
+TEST_CASE("kill -9 of the script frees the name", "[e2e][acquire][kill]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto shell = script(*server, dir, R"(out=$("$DLOCK" acquire job) || exit 9; eval "$out"
+echo $$ > "$D/ready"; sleep 60)",
+                        "/bin/bash");
+    wait_for_line(dir / "ready", 20s);
+    REQUIRE(held(*server));
+    shell->signal(SIGKILL);
+    const auto killed = Clock::now();
+    CHECK(eventually([&] { return !held(*server); }, 10s));
+    // The typical figure is a few milliseconds (one pidfd wake-up and one release round trip).
+    WARN("kill -9 to free: " << since(killed).count() << " ms");
+    shell->wait(10s);
+}
+
+TEST_CASE("the keeper holds none of the caller's descriptors", "[e2e][acquire][fd]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    // fd 7 is the caller's: a keeper that kept it would keep a pipe's reader waiting too.
+    auto shell = script(*server, dir, R"(exec 7>"$D/seven"
+out=$("$DLOCK" acquire job) || exit 9; eval "$out"
+echo "$DLOCK_KEEPER_PID" > "$D/keeper"; sleep 60)");
+    const pid_t keeper = std::stoi(wait_for_line(dir / "keeper", 20s));
+    CHECK(pid_alive(keeper)); // the substitution returned while the keeper lives
+    const std::string fds = "/proc/" + std::to_string(keeper) + "/fd/";
+    for (const auto& entry : std::filesystem::directory_iterator(fds)) {
+        const int fd = std::stoi(entry.path().filename().string());
+        const std::string target = std::filesystem::read_symlink(entry.path()).string();
+        INFO("fd " << fd << " -> " << target);
+        if (fd <= 2)
+            CHECK(target == "/dev/null");
+        else
+            CHECK((target.starts_with("socket:") || target.starts_with("anon_inode:")));
+    }
+    shell->signal(SIGKILL);
+    shell->wait(10s);
+    CHECK(eventually([&] { return !pid_alive(keeper); }, 10s));
+}
+
+TEST_CASE("release twice: the second finds no hold (76), wrong holds are refused",
+          "[e2e][acquire][release]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto r = script(*server, dir, R"(out=$("$DLOCK" acquire job) || exit 9; eval "$out"
+"$DLOCK" release; echo "first $?" > "$D/first"
+"$DLOCK" release 2> "$D/second.err"; echo "second $?" > "$D/second"
+DLOCK_HOLD=not-a-hold "$DLOCK" release 2> "$D/bad.err"; echo "bad $?" > "$D/bad"
+unset DLOCK_HOLD; "$DLOCK" release 2> "$D/none.err"; echo "none $?" > "$D/none")")
+                 ->wait(30s);
+    INFO("stderr: " << r.err);
+    CHECK(trim(read_file(dir / "first")) == "first 0");
+    CHECK(trim(read_file(dir / "second")) == "second 76");
+    CHECK(one_line(read_file(dir / "second.err")));
+    CHECK(read_file(dir / "second.err").find("was released already or its keeper died") !=
+          std::string::npos);
+    CHECK(trim(read_file(dir / "bad")) == "bad 64");
+    CHECK(read_file(dir / "bad.err").find("DLOCK_HOLD: not a hold id") != std::string::npos);
+    CHECK(trim(read_file(dir / "none")) == "none 64");
+    // A well-formed hold that nobody keeps (stale), given with --hold: 76, no Redis needed.
+    auto stale = run_raw({"release", "--hold", "0123456789abcdef0123456789abcdef"});
+    CHECK(stale.exit_code == 76);
+    CHECK(one_line(stale.err));
+    auto malformed = run_raw({"release", "--hold", "xyz"});
+    CHECK(malformed.exit_code == 64);
+}
+
+TEST_CASE("a hold is released only by its user or root", "[e2e][acquire][uid]") {
+    if (getuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0) {
+        WARN("needs root and setpriv to act as another user: skipped");
+        return;
+    }
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("62");
+    auto r = run(*server, {"acquire", "--pid", std::to_string(sleeper->pid()), "job"});
+    REQUIRE(r.exit_code == 0);
+    const std::string hold = assigned(r.out, "DLOCK_HOLD");
+    auto other = Process({"--reuid=65534", "--regid=65534", "--clear-groups", dlock_binary(),
+                          "release", "--hold", hold},
+                         clean_env(), "/usr/bin/setpriv")
+                     .wait(30s);
+    INFO("stderr: " << other.err);
+    CHECK(other.exit_code == 64);
+    CHECK(other.err.find("only that user or root may release it") != std::string::npos);
+    CHECK(held(*server));
+    auto own = run_raw({"release", "--hold", hold});
+    CHECK(own.exit_code == 0);
+    CHECK_FALSE(held(*server));
+    sleeper->signal(SIGKILL);
+}
+
+TEST_CASE("a lease lost while held signals the script, and release then exits 76",
+          "[e2e][acquire][lost]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto shell = script(*server, dir, R"(out=$("$DLOCK" acquire --ttl 3s job) || exit 9
+eval "$out"
+trap '"$DLOCK" release 2> "$D/release.err"; echo "$?" > "$D/released"; exit 3' TERM
+echo ready > "$D/ready"
+i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
+    wait_for_line(dir / "ready", 20s);
+    auto broken = run(*server, {"release", "--force", "job"});
+    REQUIRE(broken.exit_code == 0);
+    // Noticed at the next renewal (TTL/3), signalled before the lease could have expired.
+    CHECK(trim(wait_for_line(dir / "released", 30s)) == "76");
+    const std::string err = read_file(dir / "release.err");
+    CHECK(one_line(err));
+    CHECK(err.find("lost the lease on job") != std::string::npos);
+    auto r = shell->wait(30s);
+    CHECK(r.exit_code == 3);
+    auto history = run(*server, {"history", "--json", "job"});
+    CHECK(history.out.find("\"event\":\"lost\"") != std::string::npos);
+}
+
+TEST_CASE("run and acquire inside an acquired script re-enter the lock",
+          "[e2e][acquire][reentry]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto r = script(*server, dir, R"(out=$("$DLOCK" acquire job) || exit 9; eval "$out"
+"$DLOCK" run job -- sh -c 'echo "$DLOCK_FENCING_TOKEN" > "$D/inner"' || exit 7
+echo "$DLOCK_FENCING_TOKEN" > "$D/outer"
+outer_hold=$DLOCK_HOLD
+inner=$("$DLOCK" acquire job) || exit 6
+(eval "$inner"; "$DLOCK" release) || exit 5
+"$DLOCK" status job > /dev/null || exit 4
+DLOCK_HOLD=$outer_hold "$DLOCK" release || exit 3)")
+                 ->wait(30s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(read_file(dir / "inner") == read_file(dir / "outer"));
+    CHECK_FALSE(held(*server));
+}
+
+TEST_CASE("acquire refuses bad input before Redis, and leaves no keeper when Redis is down",
+          "[e2e][acquire][bad-input]") {
+    REQUIRE_REDIS(server);
+    auto command = run(*server, {"acquire", "job", "--", "true"});
+    CHECK(command.exit_code == 64);
+    CHECK(command.err.find("acquire takes no command; use dlock run") != std::string::npos);
+    CHECK(run(*server, {"acquire", "--pid", "1", "job"}).exit_code == 64);
+    CHECK(run(*server, {"acquire", "--pid", "2147483646", "job"}).exit_code == 64);
+    CHECK(run(*server, {"acquire", "--format", "yaml", "job"}).exit_code == 64);
+    CHECK(dbsize(*server) == 0);
+
+    TempDir dir;
+    const std::string name = "down-" + std::to_string(getpid());
+    auto down = run_on("unix://" + dir.path() + "/none.sock", {"acquire", name});
+    CHECK(down.exit_code == 69);
+    CHECK(down.out.empty());
+    CHECK(processes_with(name).empty());
+}
+
+TEST_CASE("acquire --max-run stops the owner, frees the name, and release exits 124",
+          "[e2e][acquire][max-run]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto polite = script(*server, dir, R"(out=$("$DLOCK" acquire --max-run 1s job) || exit 9
+eval "$out"
+trap '"$DLOCK" release 2> "$D/release.err"; echo "$?" > "$D/released"; exit 3' TERM
+i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
+    CHECK(trim(wait_for_line(dir / "released", 30s)) == "124");
+    INFO("release: " << read_file(dir / "release.err"));
+    CHECK(read_file(dir / "release.err").find("longer than --max-run 1s") != std::string::npos);
+    CHECK(polite->wait(30s).exit_code == 3);
+    CHECK_FALSE(held(*server));
+    auto history = run(*server, {"history", "--json", "job"});
+    CHECK(history.out.find("\"event\":\"timeout\"") != std::string::npos);
+
+    // An owner that ignores the stop signal is killed after --kill-after, and the name freed.
+    auto stubborn = script(*server, dir, R"(out=$("$DLOCK" acquire --max-run 1s -k 1s job) || exit 9
+eval "$out"; trap '' TERM
+i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
+    auto r = stubborn->wait(30s);
+    CHECK(r.term_signal == SIGKILL);
+    CHECK(eventually([&] { return !held(*server); }, 10s));
+}
+
+TEST_CASE("two releases of one hold at once: one releases, the other finds no hold",
+          "[e2e][acquire][release]") {
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("64");
+    auto r = run(*server, {"acquire", "--pid", std::to_string(sleeper->pid()), "job"});
+    REQUIRE(r.exit_code == 0);
+    const std::string hold = assigned(r.out, "DLOCK_HOLD");
+    auto first =
+        std::make_unique<Process>(std::vector<std::string>{"release", "--hold", hold}, clean_env());
+    auto second =
+        std::make_unique<Process>(std::vector<std::string>{"release", "--hold", hold}, clean_env());
+    std::multiset<int> statuses{first->wait(30s).exit_code, second->wait(30s).exit_code};
+    CHECK(statuses == std::multiset<int>{0, 76});
+    CHECK_FALSE(held(*server));
+    sleeper->signal(SIGKILL);
+}
