@@ -30,9 +30,9 @@ Result<Millis> parse_tolerance(const std::optional<std::string>& text, Millis pe
     if (!text)
         return std::min(period / 10, kMaxDefaultTolerance);
     TRY_ASSIGN(const Millis tolerance, duration_of("--tolerance", *text));
-    if (tolerance * 2 >= period)
+    if (tolerance * 2 > period)
         return usage_error(
-            fmt::format("--tolerance {}: must be less than half the period ({}), or a run "
+            fmt::format("--tolerance {}: must be at most half the period ({}), or a run "
                         "could count toward a slot it is nearer the end of",
                         *text, format_duration(period)));
     return tolerance;

@@ -213,7 +213,7 @@ void RunCommand::add_once_per_options() {
         tolerance_.option =
             app_->add_option("--tolerance", tolerance_.value,
                              "a run up to DURATION before a boundary counts toward the next "
-                             "slot (default PERIOD/10, at most 5m; less than PERIOD/2)")
+                             "slot (default PERIOD/10, at most 5m; at most PERIOD/2)")
                 ->option_text("DURATION");
     if (wanted("--once-per-strict"))
         app_->add_flag("--once-per-strict", once_per_strict_,

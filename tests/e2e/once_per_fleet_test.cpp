@@ -1,7 +1,8 @@
 // `dlock run --once-per` on a fleet whose clocks disagree: three hosts simulated with
 // libfaketime (clocks -5 s, 0 and +5 s off the server's), each firing on its own local 12 s
-// boundaries with --once-per 12s --tolerance 5500ms (the tolerance must stay under half the
-// period; over the skew, so the host ahead counts toward the slot it fires for). The host ahead
+// boundaries with --once-per 12s --tolerance 5500ms (at most half the period; over the skew,
+// so the host ahead counts toward the slot it fires for, with room for the host behind to start
+// late). The host ahead
 // fails the first run of every slot; another host retries within the slot. Exactly one successful
 // run per slot, none missed. Hidden ([.]): it takes about two minutes; ctest runs it once
 // (tests/CMakeLists.txt).

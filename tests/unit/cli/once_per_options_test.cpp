@@ -73,9 +73,9 @@ TEST_CASE("once-per: bad values and combinations are usage errors naming the opt
     a.offset = "-61m";
     CHECK(error_of(a).starts_with("--offset -61m: must be less than"));
     a = once_per("1h");
-    a.tolerance = "30m";
-    CHECK(error_of(a).starts_with("--tolerance 30m: must be less than half the period (1h)"));
-    a.tolerance = "29m59s";
+    a.tolerance = "30m1s";
+    CHECK(error_of(a).starts_with("--tolerance 30m1s: must be at most half the period (1h)"));
+    a.tolerance = "30m"; // the midpoint: nearer neither end
     CHECK(error_of(a).empty());
     CHECK(error_of(once_per("1h", {"a", "b"})).starts_with("--once-per takes one lock name"));
     a = once_per("1h");
