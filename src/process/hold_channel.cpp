@@ -163,9 +163,10 @@ Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wai
         return std::nullopt;
     }
     const std::string request = "release\n";
-    const bool sent = send(fd, request.data(), request.size(), MSG_NOSIGNAL) ==
-                      static_cast<ssize_t>(request.size());
-    const auto line = sent ? read_line(fd, deadline) : std::nullopt;
+    // Read the answer even when the send failed: a keeper refusing another user answers
+    // without reading, and may have closed before the request went out (EPIPE).
+    (void)!send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+    const auto line = read_line(fd, deadline);
     close(fd);
     if (!line && Clock::now() < deadline) // closed unanswered: it had just released and ended
         return std::nullopt;
