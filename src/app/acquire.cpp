@@ -4,7 +4,7 @@
 #include "app/run_environment.hpp"
 #include "app/run_history.hpp"
 #include "app/run_report.hpp"
-#include "app/wait_report.hpp"
+#include "app/take_leases.hpp"
 #include "lock/acquire_all.hpp"
 #include "lock/describe.hpp"
 #include "lock/self_info.hpp"
@@ -12,7 +12,6 @@
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
-#include "util/signal_latch.hpp"
 
 #include <csignal>
 #include <cstdlib>
@@ -24,53 +23,6 @@ namespace {
 // How long `dlock release` waits for the keeper's answer: its release retries an unreachable
 // Redis for a few seconds, each try bounded by the command timeout.
 constexpr Millis kKeeperAnswerWait{30'000};
-
-Result<void> check_offered(const lock::Store& store, const RunOptions& options) {
-    const lock::Capabilities offered = store.capabilities();
-    if (options.shared)
-        TRY(lock::require(offered.shared_holds, offered, "a shared lock (-s)"));
-    if (options.min_hold > Millis(0))
-        TRY(lock::require(offered.min_hold, offered, "--min-hold"));
-    return {};
-}
-
-// Takes every lease as `dlock run` does. nullopt: all held; else the status of the refusal,
-// reported (nothing is held then).
-Result<std::optional<int>> take(lock::Backend& backend, lock::LeaseSet& leases,
-                                const Target& target, const RunOptions& options,
-                                const RunOwners& owners, const lock::HolderInfo& self) {
-    std::optional<WaitReport> shown;
-    if (options.wait != Millis(0))
-        shown.emplace();
-    // A signal while a multi-name acquire waits gives back the names taken (see app/run.cpp).
-    std::optional<SignalLatch> latch;
-    if (options.names.size() > 1 || (shown && shown->in_place()))
-        latch.emplace(std::initializer_list<int>{SIGINT, SIGTERM, SIGHUP, SIGQUIT});
-    auto taken = lock::acquire_all(
-        backend, lease_requests(target, options, owners, self), options.wait, leases,
-        latch ? std::function<bool()>([&] { return latch->caught() != 0; }) : nullptr,
-        shown ? lock::WaitHook([&](const std::string& name, const lock::AcquireOutcome& last) {
-            shown->waiting(name, last);
-        })
-              : nullptr);
-    if (shown)
-        shown->ended(taken && std::holds_alternative<lock::AllHeld>(*taken));
-    if (latch && latch->caught()) {
-        leases.release_all(backend);
-        return latch->reraise();
-    }
-    latch.reset();
-    TRY(taken);
-    if (auto* blocked = std::get_if<lock::Blocked>(&*taken)) {
-        if (blocked->refused.timed_out && options.wait && backend.history())
-            record_timed_out_wait(*backend.history(), lock::Keys::of(target.prefix, blocked->name),
-                                  self, options.shared, blocked->refused.last, *options.wait);
-        return report_refusal(options, *blocked);
-    }
-    if (auto* lost = std::get_if<lock::LostMeanwhile>(&*taken))
-        return report_lost_meanwhile(options, *lost);
-    return std::nullopt;
-}
 
 // What the hold is told as: the variables of a `dlock run` command (export_leases sets them
 // in this process's environment), the hold and the keeper.
@@ -137,7 +89,7 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
     auto [lease_backend, factory] = store.leases(0, self, run.ttl);
     lock::Backend& backend = *lease_backend;
     lock::LeaseSet leases(std::move(factory), run.ttl, run.kill_after, lock::kWaiterHeartbeat);
-    TRY_ASSIGN(const auto refused, take(backend, leases, target, run, owners, self));
+    TRY_ASSIGN(const auto refused, take_leases(backend, leases, target, run, owners, self));
     if (refused)
         return *refused;
     export_leases(run, owners, leases);

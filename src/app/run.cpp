@@ -4,7 +4,7 @@
 #include "app/run_environment.hpp"
 #include "app/run_history.hpp"
 #include "app/run_report.hpp"
-#include "app/wait_report.hpp"
+#include "app/take_leases.hpp"
 #include "lock/acquire_all.hpp"
 #include "lock/self_info.hpp"
 #include "process/exit_status.hpp"
@@ -12,7 +12,6 @@
 #include "process/supervisor.hpp"
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
-#include "util/signal_latch.hpp"
 #include "util/signals.hpp"
 #include "util/while_waiting.hpp"
 
@@ -145,35 +144,6 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
     return status;
 }
 
-// What the store must offer for `options`, checked before anything is written to it.
-Result<void> check_offered(const lock::Store& store, const RunOptions& options) {
-    const lock::Capabilities offered = store.capabilities();
-    if (options.permits > 0)
-        TRY(lock::require(offered.semaphores, offered, "dlock sem run"));
-    if (options.shared)
-        TRY(lock::require(offered.shared_holds, offered, "a shared lock (-s)"));
-    if (options.min_hold > Millis(0))
-        TRY(lock::require(offered.min_hold, offered, "--min-hold"));
-    if (options.once_per)
-        TRY(lock::require(offered.once_per, offered, "--once-per"));
-    return {};
-}
-
-// The exit status of a run whose names were not all taken (reported), or nullopt when they were.
-std::optional<int> not_taken(lock::Backend& backend, const Target& target,
-                             const RunOptions& options, const lock::HolderInfo& self,
-                             const lock::AcquireAllResult::value_type& taken) {
-    if (auto* blocked = std::get_if<lock::Blocked>(&taken)) {
-        if (blocked->refused.timed_out && options.wait && backend.history())
-            record_timed_out_wait(*backend.history(), lock::Keys::of(target.prefix, blocked->name),
-                                  self, options.shared, blocked->refused.last, *options.wait);
-        return report_refusal(options, *blocked);
-    }
-    if (auto* lost = std::get_if<lock::LostMeanwhile>(&taken))
-        return report_lost_meanwhile(options, *lost);
-    return std::nullopt;
-}
-
 } // namespace
 
 Result<int> run(lock::Store& store, const Target& target, const RunOptions& options) {
@@ -187,13 +157,6 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
     lock::Backend& backend = *lease_backend;
     lock::LeaseSet leases(std::move(factory), options.ttl, options.kill_after,
                           lock::kWaiterHeartbeat);
-    // A signal while a multi-name run waits for a later name must not leave the earlier ones
-    // held until their TTL runs out: catch it, give them back, then die of it. (One name: the
-    // default action is right, and costs no system calls.)
-    // A wait shown in place at a terminal is ended cleanly on Ctrl-C too: caught likewise.
-    std::optional<WaitReport> shown;
-    if (options.wait != Millis(0))
-        shown.emplace();
     // Starting the guardian costs about as much as the acquire's round trip: a run that does
     // not wait starts it while Redis runs the script. (One that waits starts it with the
     // command: a signal that ends dlock while it waits would leave the guardian to init.)
@@ -201,26 +164,10 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
     std::optional<WhileWaiting> early_guardian;
     if (options.wait == Millis(0))
         early_guardian.emplace([&] { guardian.emplace(process::Guardian::start()); });
-    std::optional<SignalLatch> latch;
-    if (options.names.size() > 1 || (shown && shown->in_place()))
-        latch.emplace(std::initializer_list<int>{SIGINT, SIGTERM, SIGHUP, SIGQUIT});
-    auto taken = lock::acquire_all(
-        backend, lease_requests(target, options, owners, self), options.wait, leases,
-        latch ? std::function<bool()>([&] { return latch->caught() != 0; }) : nullptr,
-        shown ? lock::WaitHook([&](const std::string& name, const lock::AcquireOutcome& last) {
-            shown->waiting(name, last);
-        })
-              : nullptr);
-    if (shown)
-        shown->ended(taken && std::holds_alternative<lock::AllHeld>(*taken));
-    if (latch && latch->caught()) { // acquire_all returned Interrupted, or all were just taken
-        leases.release_all(backend);
-        guardian.reset(); // reaped before dying: an init that does not reap would keep it
-        return latch->reraise();
-    }
-    latch.reset();
-    TRY(taken);
-    if (const auto refused = not_taken(backend, target, options, self, *taken))
+    // Reaped before dying of a signal: an init that does not reap would keep it.
+    TRY_ASSIGN(const auto refused, take_leases(backend, leases, target, options, owners, self,
+                                               [&] { guardian.reset(); }));
+    if (refused)
         return *refused;
 
     std::unique_ptr<lock::Slots> slots = options.once_per ? store.slots() : nullptr;
