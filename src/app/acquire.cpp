@@ -8,6 +8,7 @@
 #include "lock/acquire_all.hpp"
 #include "lock/describe.hpp"
 #include "lock/self_info.hpp"
+#include "process/calling_script.hpp"
 #include "process/hold_channel.hpp"
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
@@ -71,11 +72,11 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
     RunOptions& run = options.run;
     TRY(check_offered(store, run));
     // Opened before the acquire: an owner that dies meanwhile is seen by the keeper.
-    const pid_t parent = getppid();
-    if (!options.owner && parent == 1)
+    const pid_t script = options.owner ? *options.owner : process::calling_script();
+    if (!options.owner && script == 1 && !process::in_container_pid_namespace())
         return usage_error("the process that started dlock acquire has exited already: there is "
                            "no owner to keep the lock for (give --pid PID)");
-    TRY_ASSIGN(const auto owner, process::Owner::open(options.owner.value_or(parent)));
+    TRY_ASSIGN(const auto owner, process::Owner::open(script));
     auto argv = owner.argv();
     for (auto& word : argv) // a `sh -c` script: shown on one line, in messages and status
         for (char& c : word)

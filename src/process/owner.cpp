@@ -1,5 +1,7 @@
 #include "process/owner.hpp"
 
+#include "process/calling_script.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -11,7 +13,9 @@
 namespace dlock::process {
 
 Result<Owner> Owner::open(pid_t pid) {
-    if (pid <= 1)
+    // Pid 1 is init, which never exits, except in a container's PID namespace, where it is
+    // the container's first process: often the very script.
+    if (pid < 1 || (pid == 1 && !in_container_pid_namespace()))
         return usage_error(fmt::format("--pid {}: not a process that exits (give the script's "
                                        "pid, e.g. --pid $$)",
                                        pid));
@@ -43,17 +47,8 @@ bool Owner::signal(int signal) const {
 }
 
 std::vector<std::string> Owner::argv() const {
+    const std::string text = proc_file(pid_, "cmdline");
     std::vector<std::string> words;
-    const int fd = ::open(fmt::format("/proc/{}/cmdline", pid_).c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return words;
-    std::string text;
-    char buffer[4096];
-    ssize_t n;
-    // /proc reads of a live process never block; a command line past 64 KiB is cut.
-    while (text.size() < 65536 && (n = read(fd, buffer, sizeof buffer)) > 0)
-        text.append(buffer, static_cast<size_t>(n));
-    close(fd);
     size_t start = 0;
     while (start < text.size()) {
         size_t end = text.find('\0', start);

@@ -1,0 +1,91 @@
+#include "process/calling_script.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <optional>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace dlock::process {
+namespace {
+
+// Deep enough for any shell's nesting of subshells and wrappers; a bound all the same.
+constexpr int kMaxSteps = 32;
+
+// The inode of the host's PID namespace (PROC_PID_INIT_INO in the kernel).
+constexpr ino_t kHostPidNamespace = 0xEFFFFFFC;
+
+// The parent of `pid` from /proc/PID/stat (after the command name, which may hold anything).
+std::optional<pid_t> parent_of(pid_t pid) {
+    const std::string stat = proc_file(pid, "stat");
+    const size_t paren = stat.rfind(')');
+    if (paren == std::string::npos || paren + 4 >= stat.size())
+        return std::nullopt;
+    const size_t start = stat.find(' ', paren + 3); // ") S PPID"
+    if (start == std::string::npos)
+        return std::nullopt;
+    try {
+        return static_cast<pid_t>(std::stol(stat.substr(start + 1)));
+    } catch (...) {
+        return std::nullopt;
+    }
+}
+
+// The pipe dlock's stdout is, if it is one (a command substitution's).
+std::optional<struct stat> stdout_pipe() {
+    struct stat st {};
+    if (fstat(STDOUT_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return std::nullopt;
+    return st;
+}
+
+bool writes_to(pid_t pid, const struct stat& pipe) {
+    struct stat st {};
+    return stat(fmt::format("/proc/{}/fd/1", pid).c_str(), &st) == 0 && st.st_dev == pipe.st_dev &&
+           st.st_ino == pipe.st_ino;
+}
+
+// A subshell: a fork of its parent that did not exec, so it shows the same command line.
+bool subshell_of(pid_t pid, pid_t parent) {
+    const std::string line = proc_file(pid, "cmdline");
+    return !line.empty() && line == proc_file(parent, "cmdline");
+}
+
+} // namespace
+
+std::string proc_file(pid_t pid, const char* name) {
+    std::string text;
+    const int fd = open(fmt::format("/proc/{}/{}", pid, name).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return text;
+    char buffer[4096];
+    ssize_t n;
+    // /proc reads of a live process never block; past 64 KiB the text is cut.
+    while (text.size() < 65536 && (n = read(fd, buffer, sizeof buffer)) > 0)
+        text.append(buffer, static_cast<size_t>(n));
+    close(fd);
+    return text;
+}
+
+pid_t calling_script() {
+    const auto pipe = stdout_pipe();
+    pid_t pid = getppid();
+    for (int step = 0; step < kMaxSteps && pid > 1; ++step) {
+        const auto parent = parent_of(pid);
+        if (!parent || *parent < 1)
+            break;
+        const bool helper = (pipe && writes_to(pid, *pipe)) || subshell_of(pid, *parent);
+        if (!helper)
+            break;
+        pid = *parent;
+    }
+    return pid;
+}
+
+bool in_container_pid_namespace() {
+    struct stat st {};
+    return stat("/proc/self/ns/pid", &st) == 0 && st.st_ino != kHostPidNamespace;
+}
+
+} // namespace dlock::process
