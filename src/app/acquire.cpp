@@ -39,19 +39,18 @@ HoldVariables hold_variables(const std::string& hold, pid_t keeper) {
 }
 
 // Forks the keeper, which never returns here; the keeper's pid.
-Result<pid_t> start_keeper(lock::Backend& backend, lock::LeaseSet& leases,
-                           const RunOptions& options, const lock::HolderInfo& self,
-                           const process::Owner& owner, int listener) {
-    leases.pause_renewals(); // a thread does not survive fork(): the keeper starts its own
+Result<pid_t> start_keeper(const Keeping& keeping) {
+    // A thread does not survive fork(): the keeper starts its own.
+    keeping.leases.pause_renewals();
     const pid_t pid = fork();
     if (pid < 0)
         return fail(Fault::internal,
                     fmt::format("cannot start the keeper: fork: {}", strerror(errno)));
     if (pid == 0) {
         detach_from_caller();
-        keep({backend, leases, options, self, owner, listener});
+        keep(keeping);
     }
-    close(listener);
+    close(keeping.listener);
     return pid;
 }
 
@@ -72,11 +71,11 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
     RunOptions& run = options.run;
     TRY(check_offered(store, run));
     // Opened before the acquire: an owner that dies meanwhile is seen by the keeper.
-    const pid_t script = options.owner ? *options.owner : process::calling_script();
+    const pid_t script = process::calling_script();
     if (!options.owner && script == 1 && !process::in_container_pid_namespace())
         return usage_error("the process that started dlock acquire has exited already: there is "
                            "no owner to keep the lock for (give --pid PID)");
-    TRY_ASSIGN(const auto owner, process::Owner::open(script));
+    TRY_ASSIGN(const auto owner, process::Owner::open(options.owner.value_or(script)));
     auto argv = owner.argv();
     for (auto& word : argv) // a `sh -c` script: shown on one line, in messages and status
         for (char& c : word)
@@ -95,8 +94,9 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
         return *refused;
     export_leases(run, owners, leases);
     const std::string hold = process::new_hold_id();
-    auto keeper = process::listen_for_hold(hold).and_then(
-        [&](int listener) { return start_keeper(backend, leases, run, self, owner, listener); });
+    auto keeper = process::listen_for_hold(hold).and_then([&](int listener) {
+        return start_keeper({backend, leases, run, self, owner, script, listener});
+    });
     if (!keeper) {
         leases.release_all(backend);
         return tl::unexpected(keeper.error());
@@ -104,8 +104,9 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
     hand_over(hold, *keeper, options.format);
 }
 
-Result<int> release_hold(const std::string& hold) {
-    TRY_ASSIGN(const auto answer, process::ask_keeper(hold, kKeeperAnswerWait));
+Result<int> release_hold(const std::string& hold, bool inherited) {
+    TRY_ASSIGN(const auto answer, process::ask_keeper(hold, kKeeperAnswerWait,
+                                                      inherited ? process::calling_script() : 0));
     if (!answer)
         return fail(Fault::lease_lost,
                     fmt::format("hold {} was released already or its keeper died; the lease is "

@@ -25,6 +25,6 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
 
 // `dlock release` without --force: asks the keeper of `hold` to release. Returns its status,
 // reported on stderr; 76 when no keeper answers for it (see docs/reference.md).
-Result<int> release_hold(const std::string& hold);
+Result<int> release_hold(const std::string& hold, bool inherited);
 
 } // namespace dlock::app

@@ -197,6 +197,16 @@ void Keeper::on_request() {
                             : "the keeper understands only a release request");
         return;
     }
+    if (request.from_script != 0 && request.from_script != k_.owner.pid() &&
+        request.from_script != k_.script) {
+        process::answer_hold_request(
+            request, exit_code::usage,
+            fmt::format("DLOCK_HOLD was inherited: the hold is kept for process {} ({}), and "
+                        "this release runs in process {}; release it from that script, or pass "
+                        "--hold \"$DLOCK_HOLD\" to release it from here on purpose",
+                        k_.owner.pid(), k_.options.command_line, request.from_script));
+        return;
+    }
     if (state_ == State::held) {
         const auto [status, message] = release(0);
         log::info("{}", message);

@@ -15,6 +15,7 @@ struct Keeping {
     const RunOptions& options;
     const lock::HolderInfo& self;
     const process::Owner& owner;
+    pid_t script; // the script that ran dlock acquire (often the owner)
     int listener;
 };
 

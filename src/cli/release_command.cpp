@@ -61,6 +61,7 @@ Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) 
     if (!force_ && name_.empty() && app_->count("--permit") == 0 && !all_permits_) {
         Plan p;
         TRY_ASSIGN(p.hold, hold_to_release(*app_, hold_));
+        p.hold_inherited = app_->count("--hold") == 0;
         return p;
     }
     if (app_->count("--hold") > 0)
@@ -81,7 +82,7 @@ Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) 
 
 Result<int> ReleaseCommand::run(const Plan& p) {
     if (!p.hold.empty())
-        return app::release_hold(p.hold);
+        return app::release_hold(p.hold, p.hold_inherited);
     return app::force_release(*store_for(p.target), p.target, p.options);
 }
 

@@ -17,7 +17,8 @@ class ReleaseCommand final : public PlannedCommand<ReleaseCommand> {
     struct Plan {
         app::Target target;
         app::ForceReleaseOptions options;
-        std::string hold; // not empty: release this hold (no Redis settings needed)
+        std::string hold;            // not empty: release this hold (no Redis settings needed)
+        bool hold_inherited = false; // from $DLOCK_HOLD, not --hold
     };
     Result<Plan> plan(const GlobalOptions& globals) const;
     Result<int> run(const Plan& plan);

@@ -58,6 +58,15 @@ std::optional<std::string> read_line(int fd, Clock::time_point deadline) {
     return line.substr(0, end);
 }
 
+// A pid in decimal digits, as "release PID" sends it.
+std::optional<pid_t> parse_pid(const std::string& text) {
+    if (text.empty() || text.size() > 9 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    const long pid = std::stol(text);
+    return pid > 0 ? std::optional<pid_t>(static_cast<pid_t>(pid)) : std::nullopt;
+}
+
 std::optional<uid_t> peer_uid(int fd) {
     ucred cred{};
     socklen_t size = sizeof cred;
@@ -133,8 +142,17 @@ HoldRequest accept_hold_request(int listener, Millis wait) {
     const auto uid = peer_uid(request.fd);
     request.uid = uid.value_or(static_cast<uid_t>(-1));
     request.allowed = uid && same_user_or_root(*uid);
-    // Another user is answered without a read: it cannot hold the keeper up.
-    request.release = !request.allowed || read_line(request.fd, Clock::now() + wait) == "release";
+    if (!request.allowed) { // answered without a read: another user cannot hold the keeper up
+        request.release = true;
+        return request;
+    }
+    const auto line = read_line(request.fd, Clock::now() + wait).value_or("");
+    request.release = line == "release";
+    if (line.starts_with("release ")) {
+        const auto pid = parse_pid(line.substr(8));
+        request.release = pid.has_value();
+        request.from_script = pid.value_or(0);
+    }
     return request;
 }
 
@@ -152,7 +170,8 @@ void answer_hold_request(HoldRequest& request, int status, std::string_view mess
     request.fd = -1;
 }
 
-Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wait) {
+Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wait,
+                                             pid_t from_script) {
     const auto deadline = Clock::now() + wait;
     TRY_ASSIGN(const int fd, connect_keeper(hold, deadline));
     if (fd == -1)
@@ -162,7 +181,8 @@ Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wai
         close(fd);
         return std::nullopt;
     }
-    const std::string request = "release\n";
+    const std::string request =
+        from_script > 0 ? fmt::format("release {}\n", from_script) : std::string("release\n");
     // Read the answer even when the send failed: a keeper refusing another user answers
     // without reading, and may have closed before the request went out (EPIPE).
     (void)!send(fd, request.data(), request.size(), MSG_NOSIGNAL);

@@ -29,6 +29,9 @@ struct HoldRequest {
     bool release = false;
     bool allowed = false;
     uid_t uid = 0;
+    // A release of a hold found in the environment names the script it runs in ("release
+    // PID"): a process that merely inherited $DLOCK_HOLD must not release its parent's lock.
+    pid_t from_script = 0;
 };
 HoldRequest accept_hold_request(int listener, Millis wait);
 // Answers `request` (a write of one short line: it does not block) and closes its connection.
@@ -40,6 +43,8 @@ struct HoldAnswer {
 };
 // Asks the keeper of `hold` to release. nullopt: no keeper listens there (or one of another
 // user, who cannot be ours). Connecting and the answer are bounded by `wait` together.
-Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wait);
+// `from_script`: the script the release runs in, when the hold came from the environment.
+Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wait,
+                                             pid_t from_script = 0);
 
 } // namespace dlock::process

@@ -82,3 +82,44 @@ TEST_CASE("acquire works in a script that is the first process of a container",
     CHECK(wait_for_line(dir / "shell", 30s) == "1");
     check_held_for_script(*server, dir, *script);
 }
+
+TEST_CASE("a child script that inherited DLOCK_HOLD cannot release its parent's hold",
+          "[e2e][acquire][owner]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    // The child's own acquire would be busy; its EXIT trap releases "its" hold, which is the
+    // parent's. A subshell of the parent may release it, and --hold says "on purpose".
+    write_file(dir / "child.sh",
+               R"(trap '"$DLOCK" release 2> "$D/child.err"; echo $? > "$D/child"' EXIT
+)");
+    auto script =
+        start_script(*server, dir, "/bin/sh", {"-c", R"(out=$("$DLOCK" acquire job) || exit 9
+eval "$out"
+sh "$D/child.sh"
+"$DLOCK" status job > /dev/null; echo $? > "$D/held"
+DLOCK_HOLD=$DLOCK_HOLD sh -c '"$DLOCK" release --hold "$DLOCK_HOLD"'; echo $? > "$D/on-purpose"
+)"});
+    auto r = script->wait(60s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(wait_for_line(dir / "child") == "64");
+    CHECK(read_file(dir / "child.err").find("DLOCK_HOLD was inherited") != std::string::npos);
+    CHECK(wait_for_line(dir / "held") == "0"); // the parent still held it
+    CHECK(wait_for_line(dir / "on-purpose") == "0");
+    CHECK_FALSE(exists(*server, key("job")));
+}
+
+TEST_CASE("a subshell of the script may release its hold", "[e2e][acquire][owner]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto script =
+        start_script(*server, dir, "/bin/bash", {"-c", R"(out=$("$DLOCK" acquire job) || exit 9
+eval "$out"
+( "$DLOCK" release ); echo $? > "$D/released"
+"$DLOCK" status job > /dev/null; echo $? > "$D/after"
+)"});
+    auto r = script->wait(60s);
+    INFO("stderr: " << r.err);
+    CHECK(wait_for_line(dir / "released") == "0");
+    CHECK(wait_for_line(dir / "after") == "1");
+}
