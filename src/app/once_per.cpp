@@ -88,7 +88,13 @@ Result<SlotDecision> claim_slot(lock::Slots* slots, lock::Backend& backend, lock
     const lock::HeldLease& lease = leases[0];
     auto answer = slots->claim(lease.keys(), *options.once_per, holder_of(lease, self));
     if (answer && answer->state == lock::SlotAnswer::State::open) {
-        if (!answer->foreign_period.empty())
+        if (!answer->ignored_mark.empty())
+            log::warn("{}: its slot key says slot {} was done by {}: unreadable, or more than a "
+                      "slot ahead of the server's clock (a clock that jumped, a hand-written "
+                      "key); it does not count, and this run's mark replaces it",
+                      lease.name(), answer->ignored_mark.substr(0, 40),
+                      answer->host.empty() ? "?" : answer->host);
+        else if (!answer->foreign_period.empty())
             warn_foreign_mark(lease.name(), *options.once_per, *answer);
         // The command may name its output by slot: its start is slot * period + offset.
         setenv("DLOCK_SLOT", std::to_string(answer->slot).c_str(), 1);

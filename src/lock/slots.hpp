@@ -41,6 +41,9 @@ struct SlotAnswer {
     // When open: the last mark was made under another period or offset (in ms, as text), by
     // `host`; it was not counted. Empty otherwise.
     std::string foreign_period, foreign_offset;
+    // When open: the last mark, as its slot text, could not be read or was more than a slot
+    // ahead of the server's clock; it was not counted. Empty otherwise.
+    std::string ignored_mark;
 };
 
 // The slot calls of a store, made only while holding the exclusive lease on the name. Both may

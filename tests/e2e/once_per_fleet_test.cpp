@@ -59,8 +59,11 @@ TEST_CASE("once-per: three hosts with skewed clocks run the job once per slot, n
     TempDir dir;
     write_file(dir / "job.sh", kJob);
     write_file(dir / "host.sh", kHost);
-    const Env env =
-        clean_env({{"D", dir.path()}, {"DLOCK_BIN", dynamic_dlock()}, {"URL", server->url()}});
+    // Only the wall clock is skewed: libfaketime's monotonic clock stalls dlock's renewals.
+    const Env env = clean_env({{"D", dir.path()},
+                               {"DLOCK_BIN", dynamic_dlock()},
+                               {"URL", server->url()},
+                               {"FAKETIME_DONT_FAKE_MONOTONIC", "1"}});
     std::vector<std::unique_ptr<Process>> hosts;
     // The host ahead fires once less: its first boundary may be the others' second, and its
     // last failure must have a later host to retry it.

@@ -251,3 +251,55 @@ TEST_CASE("once-per is refused under Redlock, before any server is asked",
     CHECK(contains(r.err, "--once-per is not available with several --redis"));
     CHECK(dbsize(*a) + dbsize(*b) + dbsize(*c) == 0);
 }
+
+TEST_CASE("once-per: runs nested in one long acquire hold run once per slot",
+          "[e2e][once-per][reentry]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    // The hold's own acquisition is not the slot of a nested run: a run it already finished is.
+    const std::string body = R"(out=$("$DLOCK_BIN" --redis "$URL" acquire job) || exit 9
+eval "$out"
+"$DLOCK_BIN" --redis "$URL" run --once-per 1h job -- touch "$D/first" || exit 8
+"$DLOCK_BIN" --redis "$URL" run --once-per 1h job -- touch "$D/second" || exit 7
+"$DLOCK_BIN" --redis "$URL" release
+)";
+    auto r = Process({"-c", body}, nested_env(*server, dir), "/bin/sh").wait(60s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(file_exists(dir / "first"));
+    CHECK_FALSE(file_exists(dir / "second"));
+}
+
+TEST_CASE("once-per: a mark ahead of the server's clock or unreadable does not count",
+          "[e2e][once-per][hostile]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    REQUIRE(run(*server, {"run", "--once-per", "1h", "job", "--", "true"}).exit_code == 0);
+    const int64_t slot =
+        std::stoll(std::string(server->cmd({"HGET", slot_key("job"), "slot"}).str()));
+    const std::string bad = GENERATE_COPY(std::to_string(slot + 24), std::string("inf"),
+                                          std::string("1e300"), std::string("0x7fffffff"));
+    INFO("slot field " << bad);
+    server->cmd({"HSET", slot_key("job"), "slot", bad});
+    auto r = run(*server, {"run", "--once-per", "1h", "job", "--", "touch", dir / "ran"});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(file_exists(dir / "ran"));
+    CHECK(r.err.find("it does not count") != std::string::npos);
+    CHECK(std::string(server->cmd({"HGET", slot_key("job"), "slot"}).str()) ==
+          std::to_string(slot)); // replaced by this run's mark
+}
+
+TEST_CASE("once-per: a slot key that is not a hash is a clear error, and the lock is freed",
+          "[e2e][once-per][hostile]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    server->cmd({"SET", slot_key("job"), "x"});
+    auto r = run(*server, {"run", "--once-per", "1h", "job", "--", "touch", dir / "ran"});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 70);
+    CHECK(one_dlock_line(r.err));
+    CHECK(r.err.find("holds a string, not dlock's slot mark") != std::string::npos);
+    CHECK_FALSE(file_exists(dir / "ran"));
+    CHECK_FALSE(exists(*server, key("job")));
+}
