@@ -197,8 +197,10 @@ void Keeper::on_request() {
                             : "the keeper understands only a release request");
         return;
     }
+    // (A release that is the owner itself: a shell that ran it by exec, as the last command
+    // of `sh -c`.)
     if (request.from_script != 0 && request.from_script != k_.owner.pid() &&
-        request.from_script != k_.script) {
+        request.from_script != k_.script && request.pid != k_.owner.pid()) {
         process::answer_hold_request(
             request, exit_code::usage,
             fmt::format("DLOCK_HOLD was inherited: the hold is kept for process {} ({}), and "

@@ -67,12 +67,17 @@ std::optional<pid_t> parse_pid(const std::string& text) {
     return pid > 0 ? std::optional<pid_t>(static_cast<pid_t>(pid)) : std::nullopt;
 }
 
-std::optional<uid_t> peer_uid(int fd) {
+std::optional<ucred> peer(int fd) {
     ucred cred{};
     socklen_t size = sizeof cred;
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) != 0)
         return std::nullopt;
-    return cred.uid;
+    return cred;
+}
+
+std::optional<uid_t> peer_uid(int fd) {
+    const auto cred = peer(fd);
+    return cred ? std::optional<uid_t>(cred->uid) : std::nullopt;
 }
 
 bool same_user_or_root(uid_t uid) {
@@ -141,6 +146,7 @@ HoldRequest accept_hold_request(int listener, Millis wait) {
         return request;
     const auto uid = peer_uid(request.fd);
     request.uid = uid.value_or(static_cast<uid_t>(-1));
+    request.pid = peer(request.fd).value_or(ucred{}).pid;
     request.allowed = uid && same_user_or_root(*uid);
     if (!request.allowed) { // answered without a read: another user cannot hold the keeper up
         request.release = true;

@@ -32,6 +32,7 @@ struct HoldRequest {
     // A release of a hold found in the environment names the script it runs in ("release
     // PID"): a process that merely inherited $DLOCK_HOLD must not release its parent's lock.
     pid_t from_script = 0;
+    pid_t pid = 0; // the process that connected (`dlock release`), 0 if unknown
 };
 HoldRequest accept_hold_request(int listener, Millis wait);
 // Answers `request` (a write of one short line: it does not block) and closes its connection.
