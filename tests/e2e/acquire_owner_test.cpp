@@ -123,3 +123,17 @@ eval "$out"
     CHECK(wait_for_line(dir / "released") == "0");
     CHECK(wait_for_line(dir / "after") == "1");
 }
+
+TEST_CASE("a release run by exec in the owner's own process may release", "[e2e][acquire][owner]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    // The last command of `sh -c` replaces the shell: the release is the owner itself.
+    auto script =
+        start_script(*server, dir, "/bin/sh", {"-c", R"(out=$("$DLOCK" acquire job) || exit 9
+eval "$out"
+exec "$DLOCK" release)"});
+    auto r = script->wait(60s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_FALSE(exists(*server, key("job")));
+}
