@@ -55,6 +55,7 @@ class Keeper {
     void lose(Clock::time_point now);
     void time_up(Clock::time_point now);
     void stop_owner(Clock::time_point now, std::string why);
+    void record_max_run();
     // The leases after a loss: released (the loss recorded), the owner killed if `kill`.
     void end_loss(bool kill);
     // Releases every lease; the exit status and message for `dlock release`.
@@ -68,6 +69,7 @@ class Keeper {
     std::string lost_message_; // why the owner was stopped: the answer to a release after it
     int stop_status_ = exit_code::lease_lost; // that release's status: 76, or 124 (--max-run)
     Clock::time_point time_up_at_ = Clock::time_point::max(); // --max-run
+    bool timed_out_ = false;                                  // it passed: the owner stopped
     int wake_fd_;
     int signal_fd_;
 };
@@ -116,21 +118,23 @@ void Keeper::lose(Clock::time_point now) {
 }
 
 // --max-run: the owner held the lock too long. The leases are still ours: they are released
-// once the owner is stopped, the time-up recorded first.
+// once the owner is stopped, the time-up recorded first (end_loss: Redis is not waited on before
+// the owner is signalled).
 void Keeper::time_up(Clock::time_point now) {
     stop_status_ = exit_code::timed_out;
-    if (lock::History* history = k_.backend.history())
-        for (size_t i = 0; i < k_.leases.size(); ++i)
-            record_time_up(*history, k_.leases[i].keys(), k_.self, k_.leases[i].shared(),
-                           k_.leases[i].fence(), *k_.options.max_run);
+    timed_out_ = true;
     stop_owner(now, fmt::format("{} held the lock longer than --max-run {}",
                                 k_.options.command_line, format_duration(*k_.options.max_run)));
 }
 
-// Renewals stop; the owner gets the stop signal now and SIGKILL after --kill-after (end_loss).
+// The owner gets the stop signal now and SIGKILL after --kill-after (end_loss). Nothing here
+// waits: a renewal hung on a stalled Redis must not hold up the signal, which has to come
+// before the lease can expire. The watchdog is only asked to stop; release() waits for it.
 void Keeper::stop_owner(Clock::time_point now, std::string why) {
-    k_.leases.stop_renewals();
     const bool signalled = k_.owner.signal(k_.options.lost_signal);
+    if (signalled && k_.options.lost_signal != SIGCONT)
+        k_.owner.signal(SIGCONT); // a stopped owner must be able to act on the signal
+    k_.leases.request_stop_renewals();
     lost_message_ = why + (signalled ? fmt::format("; process {} was sent SIG{}", k_.owner.pid(),
                                                    signal_name(k_.options.lost_signal))
                                      : "");
@@ -139,12 +143,21 @@ void Keeper::stop_owner(Clock::time_point now, std::string why) {
     kill_at_ = now + k_.options.kill_after;
 }
 
+void Keeper::record_max_run() {
+    if (lock::History* history = k_.backend.history())
+        for (size_t i = 0; i < k_.leases.size(); ++i)
+            record_time_up(*history, k_.leases[i].keys(), k_.self, k_.leases[i].shared(),
+                           k_.leases[i].fence(), *k_.options.max_run);
+}
+
 void Keeper::end_loss(bool kill) {
     if (kill && k_.owner.alive()) {
         log::warn("process {} still runs {} after the lost lease: SIGKILL", k_.owner.pid(),
                   format_duration(k_.options.kill_after));
         k_.owner.signal(SIGKILL);
     }
+    if (timed_out_)
+        record_max_run();
     release(stop_status_);
     state_ = State::lost;
 }

@@ -365,3 +365,27 @@ TEST_CASE("two releases of one hold at once: one releases, the other finds no ho
     CHECK_FALSE(held(*server));
     sleeper->signal(SIGKILL);
 }
+
+TEST_CASE("a renewal hung on a stalled Redis does not delay the stop signal to the owner",
+          "[e2e][acquire][lost]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto shell = script(*server, dir,
+                        R"(out=$("$DLOCK" --redis-timeout 30s acquire --ttl 6s -k 2s job) || exit 9
+eval "$out"
+trap 'echo term > "$D/term"; exit 3' TERM
+echo ready > "$D/ready"
+i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
+    wait_for_line(dir / "ready", 20s);
+    // Stopped, the server takes the renewal and never answers: the keeper must still send the
+    // stop signal before the lease can expire, leaving the script --kill-after to act on it.
+    struct Stalled { // resumed however the test ends
+        pid_t pid;
+        ~Stalled() { ::kill(pid, SIGCONT); }
+    } stalled{server->pid()};
+    ::kill(stalled.pid, SIGSTOP);
+    auto r = shell->wait(60s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 3);
+    CHECK(trim(read_file(dir / "term")) == "term");
+}
