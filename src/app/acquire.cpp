@@ -15,6 +15,8 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace dlock::app {
@@ -37,30 +39,57 @@ HoldVariables hold_variables(const std::string& hold, pid_t keeper) {
     return variables;
 }
 
-// Forks the keeper, which never returns here; the keeper's pid.
+// Forks the keeper, which never returns here; the keeper's pid. The stop signals are blocked
+// from before the fork on: the keeper inherits them blocked and takes them through its
+// signalfd, so none can end it between fork() and its setup with the lock still held. This
+// process keeps them blocked too: it only prints the hold, and then ends.
 Result<pid_t> start_keeper(lock::Backend& backend, lock::LeaseSet& leases,
                            const RunOptions& options, const lock::HolderInfo& self,
                            const process::Owner& owner, int listener) {
+    // Opened here, where a failure can still be reported: the keeper must not keep the caller's
+    // stdout (a `$(...)` would never return).
+    const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null < 0)
+        return fail(Fault::internal,
+                    fmt::format("cannot start the keeper: /dev/null: {}", strerror(errno)));
+    sigset_t stops, before;
+    sigemptyset(&stops);
+    for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT})
+        sigaddset(&stops, s);
+    sigprocmask(SIG_BLOCK, &stops, &before);
     leases.pause_renewals(); // a thread does not survive fork(): the keeper starts its own
     const pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        const int error = errno;
+        sigprocmask(SIG_SETMASK, &before, nullptr);
+        close(null);
         return fail(Fault::internal,
-                    fmt::format("cannot start the keeper: fork: {}", strerror(errno)));
+                    fmt::format("cannot start the keeper: fork: {}", strerror(error)));
+    }
     if (pid == 0) {
-        detach_from_caller();
+        detach_from_caller(null);
         keep({backend, leases, options, self, owner, listener});
     }
+    close(null);
     close(listener);
     return pid;
 }
 
 // Prints the hold and ends this process, leaving the Redis connections to the keeper (a
-// destructor would close a TLS session under it).
+// destructor would close a TLS session under it). Output that cannot be written: nobody will
+// know the hold, so the keeper is asked to release it, as `dlock release` would.
 [[noreturn]] void hand_over(const std::string& hold, pid_t keeper, HoldFormat format) {
     out::write(format_hold(hold_variables(hold, keeper), format));
-    if (!out::flush())
-        kill(keeper, SIGTERM); // nobody will know the hold: the keeper releases it
+    const bool written = out::flush();
     const int status = out::finish(0);
+    if (!written) {
+        const auto answer = process::ask_keeper(hold, kKeeperAnswerWait);
+        if (!answer)
+            log::error("the hold could not be printed, and its keeper (process {}) could not be "
+                       "asked to release it: {}; the lock expires if the owner exits",
+                       keeper, answer.error().message);
+        _exit(status != 0 ? status : exit_code::internal);
+    }
     log::info("holding; kept by process {}", keeper);
     _exit(status);
 }

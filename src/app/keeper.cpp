@@ -261,7 +261,7 @@ void keep(const Keeping& keeping) {
     keeper.run();
 }
 
-void detach_from_caller() {
+void detach_from_caller(int null) {
     setsid();
     // The caller's other descriptors first: once 0-2 are replaced, the caller's `$(...)` may
     // return, and by then nothing of the caller's may be left open here.
@@ -277,10 +277,8 @@ void detach_from_caller() {
     }
     for (int fd : inherited)
         close(fd);
-    const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     for (int fd = 0; fd <= 2; ++fd)
-        if (null >= 0)
-            dup2(null, fd); // dup2 clears close-on-exec: these three stay 0-2
+        dup2(null, fd); // dup2 clears close-on-exec: these three stay 0-2
     if (null > 2)
         close(null);
 }

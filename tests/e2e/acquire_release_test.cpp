@@ -389,3 +389,20 @@ i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
     CHECK(r.exit_code == 3);
     CHECK(trim(read_file(dir / "term")) == "term");
 }
+
+TEST_CASE("an acquire that cannot print the hold leaves neither the lock nor a keeper",
+          "[e2e][acquire][output]") {
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("64");
+    TempDir dir;
+    const std::string name = "unprinted-" + std::to_string(getpid());
+    auto r = script(*server, dir,
+                    "\"$DLOCK\" acquire --ttl 1h --pid " + std::to_string(sleeper->pid()) + " " +
+                        name + " > /dev/full")
+                 ->wait(60s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK(eventually([&] { return !held(*server, name); }, 30s));
+    CHECK(eventually([&] { return processes_with(name).empty(); }, 30s));
+    sleeper->signal(SIGKILL);
+}
