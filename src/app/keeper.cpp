@@ -61,6 +61,9 @@ class Keeper {
     // Releases every lease; the exit status and message for `dlock release`.
     std::pair<int, std::string> release(std::optional<int> exit_status);
     void on_request();
+    // A stop signal sent to the keeper goes to the owner, as `dlock run` forwards one to its
+    // command: the lock is the owner's, so it is held until the owner exits or releases it.
+    void forward_signal();
     [[noreturn]] void quit(std::string_view why);
 
     const Keeping& k_;
@@ -222,6 +225,15 @@ void Keeper::on_request() {
     _exit(0);
 }
 
+void Keeper::forward_signal() {
+    signalfd_siginfo info{};
+    while (read(signal_fd_, &info, sizeof info) == static_cast<ssize_t>(sizeof info)) {
+        const int sig = static_cast<int>(info.ssi_signo);
+        log::info("the keeper got SIG{}: sent to process {}", signal_name(sig), k_.owner.pid());
+        k_.owner.signal(sig);
+    }
+}
+
 void Keeper::quit(std::string_view why) {
     if (state_ == State::held) {
         const auto [status, message] = release(std::nullopt);
@@ -246,7 +258,7 @@ void Keeper::run() {
             (void)!read(wake_fd_, &count, sizeof count);
         }
         if (fds[2].revents != 0)
-            quit("the keeper was signalled");
+            forward_signal();
         if (fds[0].revents != 0)
             quit(fmt::format("process {} exited", k_.owner.pid()));
         if (fds[1].revents != 0)

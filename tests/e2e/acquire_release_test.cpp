@@ -406,3 +406,23 @@ TEST_CASE("an acquire that cannot print the hold leaves neither the lock nor a k
     CHECK(eventually([&] { return processes_with(name).empty(); }, 30s));
     sleeper->signal(SIGKILL);
 }
+
+TEST_CASE("a stop signal sent to the keeper goes to the script, which keeps the lock until it "
+          "exits",
+          "[e2e][acquire][signals]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto shell = script(*server, dir, R"(out=$("$DLOCK" acquire job) || exit 9; eval "$out"
+trap 'echo term > "$D/term"' TERM
+echo "$DLOCK_KEEPER_PID" > "$D/keeper"
+while [ ! -e "$D/go" ]; do sleep 0.1; done
+exit 4)");
+    const pid_t keeper = std::stoi(trim(wait_for_line(dir / "keeper", 20s)));
+    REQUIRE(::kill(keeper, SIGTERM) == 0);
+    CHECK(trim(wait_for_line(dir / "term", 20s)) == "term");
+    CHECK(held(*server)); // the script lives on: its lock with it
+    CHECK(::kill(keeper, 0) == 0);
+    write_file(dir / "go", "");
+    CHECK(shell->wait(30s).exit_code == 4);
+    CHECK(eventually([&] { return !held(*server); }, 10s));
+}
