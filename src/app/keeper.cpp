@@ -190,6 +190,11 @@ std::pair<int, std::string> Keeper::release(std::optional<int> exit_status) {
     for (size_t i = 0; i < k_.leases.size(); ++i)
         names.push_back(k_.leases[i].name());
     k_.leases.release_all(k_.backend, ending);
+    if (!gone.empty() && state_ != State::held && stop_status_ != exit_code::lease_lost) {
+        // --max-run stopped the owner, and a lease was lost meanwhile: lost wins, as in run.
+        stop_status_ = exit_code::lease_lost;
+        lost_message_ += fmt::format("; the lease on {} was lost meanwhile", joined(gone));
+    }
     if (!gone.empty() && state_ == State::held)
         return {exit_code::lease_lost,
                 fmt::format("the lease on {} was lost before the release: it was released or "

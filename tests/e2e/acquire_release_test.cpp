@@ -426,3 +426,24 @@ exit 4)");
     CHECK(shell->wait(30s).exit_code == 4);
     CHECK(eventually([&] { return !held(*server); }, 10s));
 }
+
+TEST_CASE("a lease lost after acquire --max-run's stop makes release exit 76",
+          "[e2e][acquire][max-run]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    // The script ignores the stop signal, so the keeper is still waiting out --kill-after when
+    // the lock is broken: whichever the keeper sees first, the loss or the time-up, 76 wins.
+    auto shell = script(*server, dir,
+                        R"(out=$("$DLOCK" acquire --ttl 15s --max-run 1s -k 5s job) || exit 9
+eval "$out"; trap '' TERM
+echo "$DLOCK_HOLD" > "$D/hold"
+i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
+    const std::string hold = trim(wait_for_line(dir / "hold", 20s));
+    std::this_thread::sleep_for(1500ms); // past --max-run: the stop signal was sent
+    REQUIRE(run(*server, {"release", "--force", "job"}).exit_code == 0);
+    auto r = run_raw({"release", "--hold", hold});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 76);
+    CHECK(r.err.find("lost") != std::string::npos);
+    shell->signal(SIGKILL);
+}
