@@ -38,8 +38,9 @@ struct HoldAnswer {
     int status = 0;
     std::string message;
 };
-// Asks the keeper of `hold` to release. nullopt: no keeper listens there (or one of another
-// user, who cannot be ours). Connecting and the answer are bounded by `wait` together.
+// Asks the keeper of `hold` to release. nullopt: no keeper listens there. A keeper of another
+// user (neither ours nor root's) is a usage error, unless we are root, who may release any.
+// Connecting and the answer are bounded by `wait` together.
 Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wait);
 
 } // namespace dlock::process

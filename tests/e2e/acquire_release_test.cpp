@@ -447,3 +447,44 @@ i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
     CHECK(r.err.find("lost") != std::string::npos);
     shell->signal(SIGKILL);
 }
+
+TEST_CASE("root releases the hold of another user, another user is told whose it is",
+          "[e2e][acquire][uid]") {
+    if (getuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0) {
+        WARN("needs root and setpriv to act as other users: skipped");
+        return;
+    }
+    REQUIRE_REDIS(server);
+    const auto as_user = [](const std::string& uid, std::vector<std::string> argv) {
+        argv.insert(argv.begin(), {"--reuid=" + uid, "--regid=" + uid, "--clear-groups"});
+        return argv;
+    };
+    auto sleeper = std::make_unique<Process>(as_user("65534", {"/bin/sleep", "62"}), Env{},
+                                             "/usr/bin/setpriv");
+    REQUIRE(eventually(
+        [&] {
+            return read_file("/proc/" + std::to_string(sleeper->pid()) + "/cmdline")
+                .starts_with("/bin/sleep");
+        },
+        20s));
+    auto r = Process(as_user("65534", {dlock_binary(), "acquire", "--pid",
+                                       std::to_string(sleeper->pid()), "job"}),
+                     clean_env({{"DLOCK_REDIS_URL", server->tcp_url()}, {"HOME", "/tmp"}}),
+                     "/usr/bin/setpriv")
+                 .wait(30s);
+    INFO("acquire: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    const std::string hold = assigned(r.out, "DLOCK_HOLD");
+    auto stranger = Process(as_user("65533", {dlock_binary(), "release", "--hold", hold}),
+                            clean_env(), "/usr/bin/setpriv")
+                        .wait(30s);
+    INFO("stranger: " << stranger.err);
+    CHECK(stranger.exit_code == 64);
+    CHECK(stranger.err.find("belongs to another user") != std::string::npos);
+    CHECK(held(*server));
+    auto root = run_raw({"release", "--hold", hold});
+    INFO("root: " << root.err);
+    CHECK(root.exit_code == 0);
+    CHECK_FALSE(held(*server));
+    sleeper->signal(SIGKILL);
+}
