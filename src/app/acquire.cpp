@@ -8,6 +8,7 @@
 #include "lock/acquire_all.hpp"
 #include "lock/describe.hpp"
 #include "lock/self_info.hpp"
+#include "process/fd_budget.hpp"
 #include "process/hold_channel.hpp"
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
@@ -99,6 +100,8 @@ Result<pid_t> start_keeper(lock::Backend& backend, lock::LeaseSet& leases,
 Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions options) {
     RunOptions& run = options.run;
     TRY(check_offered(store, run));
+    // Before anything is written to the store: a connection per server, twice.
+    TRY(check_fd_budget(kAcquireFds + 2 * (store.servers() - 1)));
     // Opened before the acquire: an owner that dies meanwhile is seen by the keeper.
     const pid_t parent = getppid();
     if (!options.owner && parent == 1)

@@ -15,6 +15,7 @@
 #include <string>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <vector>
 
@@ -75,6 +76,9 @@ class Keeper {
     bool timed_out_ = false;                                  // it passed: the owner stopped
     int wake_fd_;
     int signal_fd_;
+    // Kept open to be given up when the descriptors run out (EMFILE): a connection that cannot
+    // be accepted keeps the listener readable, and the loop would spin on it.
+    int reserve_fd_;
 };
 
 Keeper::Keeper(const Keeping& k) : k_(k) {
@@ -88,6 +92,7 @@ Keeper::Keeper(const Keeping& k) : k_(k) {
     signal(SIGPIPE, SIG_IGN);
     signal_fd_ = signalfd(-1, &stops, SFD_CLOEXEC | SFD_NONBLOCK);
     wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    reserve_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
     k_.leases.on_change([fd = wake_fd_] {
         const uint64_t one = 1;
         (void)!write(fd, &one, sizeof one);
@@ -207,6 +212,22 @@ std::pair<int, std::string> Keeper::release(std::optional<int> exit_status) {
 
 void Keeper::on_request() {
     auto request = process::accept_hold_request(k_.listener, kRequestWait);
+    if (request.fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+        // Out of descriptors: the reserve makes room to take the connection off the queue and
+        // say so, else the listener would stay readable and the loop spin on it.
+        if (reserve_fd_ >= 0)
+            close(reserve_fd_);
+        process::HoldRequest refused;
+        refused.fd = accept4(k_.listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (refused.fd >= 0)
+            process::answer_hold_request(refused, exit_code::internal,
+                                         "the keeper ran out of file descriptors (RLIMIT_NOFILE) "
+                                         "and cannot take the request; the lock is still held");
+        else
+            poll(nullptr, 0, 100); // no reserve either: at least do not spin
+        reserve_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        return;
+    }
     if (request.fd < 0)
         return;
     if (!request.release || !request.allowed) {

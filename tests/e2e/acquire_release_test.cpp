@@ -5,6 +5,8 @@
 #include "e2e/e2e_helpers.hpp"
 
 #include <dirent.h>
+#include <set>
+#include <sys/resource.h>
 
 using namespace dlock::test;
 using namespace dlock::test::e2e;
@@ -485,6 +487,53 @@ TEST_CASE("root releases the hold of another user, another user is told whose it
     auto root = run_raw({"release", "--hold", hold});
     INFO("root: " << root.err);
     CHECK(root.exit_code == 0);
+    CHECK_FALSE(held(*server));
+    sleeper->signal(SIGKILL);
+}
+
+TEST_CASE("acquire under too low a descriptor limit is refused before Redis",
+          "[e2e][acquire][bad-input]") {
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("62");
+    TempDir dir;
+    auto r = script(*server, dir,
+                    "ulimit -n 12 && exec \"$DLOCK\" acquire --pid " +
+                        std::to_string(sleeper->pid()) + " job")
+                 ->wait(60s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 64);
+    CHECK(r.out.empty());
+    CHECK(dbsize(*server) == 0);
+    sleeper->signal(SIGKILL);
+}
+
+TEST_CASE("a keeper out of descriptors answers a release and keeps the lock",
+          "[e2e][acquire][release]") {
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("62");
+    auto r = run(*server, {"acquire", "--pid", std::to_string(sleeper->pid()), "job"});
+    REQUIRE(r.exit_code == 0);
+    const std::string hold = assigned(r.out, "DLOCK_HOLD");
+    const pid_t keeper = std::stoi(assigned(r.out, "DLOCK_KEEPER_PID"));
+    const std::string fds = "/proc/" + std::to_string(keeper) + "/fd";
+    std::set<int> open_fds;
+    for (const auto& entry : std::filesystem::directory_iterator(fds))
+        open_fds.insert(std::stoi(entry.path().filename().string()));
+    int lowest_free = 0;
+    while (open_fds.count(lowest_free) > 0)
+        ++lowest_free;
+    rlimit before{};
+    REQUIRE(prlimit(keeper, RLIMIT_NOFILE, nullptr, &before) == 0);
+    // No descriptor left: the connection of a release cannot be accepted as such.
+    rlimit none{static_cast<rlim_t>(lowest_free), before.rlim_max};
+    REQUIRE(prlimit(keeper, RLIMIT_NOFILE, &none, nullptr) == 0);
+    auto refused = run_raw({"release", "--hold", hold});
+    INFO("stderr: " << refused.err);
+    CHECK(refused.exit_code == 70);
+    CHECK(refused.err.find("ran out of file descriptors") != std::string::npos);
+    CHECK(held(*server));
+    REQUIRE(prlimit(keeper, RLIMIT_NOFILE, &before, nullptr) == 0);
+    CHECK(run_raw({"release", "--hold", hold}).exit_code == 0);
     CHECK_FALSE(held(*server));
     sleeper->signal(SIGKILL);
 }
