@@ -319,6 +319,7 @@ void detach_from_caller(int null) {
         dup2(null, fd); // dup2 clears close-on-exec: these three stay 0-2
     if (null > 2)
         close(null);
+    (void)!chdir("/"); // the caller's directory, maybe on a mount to unmount, is not pinned
 }
 
 } // namespace dlock::app

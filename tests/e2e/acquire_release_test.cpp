@@ -5,8 +5,12 @@
 #include "e2e/e2e_helpers.hpp"
 
 #include <dirent.h>
+#include <future>
 #include <set>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <thread>
 
 using namespace dlock::test;
 using namespace dlock::test::e2e;
@@ -535,5 +539,61 @@ TEST_CASE("a keeper out of descriptors answers a release and keeps the lock",
     REQUIRE(prlimit(keeper, RLIMIT_NOFILE, &before, nullptr) == 0);
     CHECK(run_raw({"release", "--hold", hold}).exit_code == 0);
     CHECK_FALSE(held(*server));
+    sleeper->signal(SIGKILL);
+}
+
+TEST_CASE("acquire refuses a thread or a zombie as --pid and refuses a command",
+          "[e2e][acquire][bad-input]") {
+    REQUIRE_REDIS(server);
+    auto command = run(*server, {"acquire", "--", "job"});
+    CHECK(command.exit_code == 64);
+    CHECK(command.err.find("acquire takes no command") != std::string::npos);
+
+    std::promise<pid_t> tid;
+    std::promise<void> done;
+    std::thread thread([&] {
+        tid.set_value(static_cast<pid_t>(syscall(SYS_gettid)));
+        done.get_future().wait();
+    });
+    auto of_thread =
+        run(*server, {"acquire", "--pid", std::to_string(tid.get_future().get()), "job"});
+    done.set_value();
+    thread.join();
+    INFO("thread: " << of_thread.err);
+    CHECK(of_thread.exit_code == 64);
+    CHECK(of_thread.err.find("a thread of process " + std::to_string(getpid())) !=
+          std::string::npos);
+
+    const pid_t zombie = fork();
+    if (zombie == 0)
+        _exit(0);
+    REQUIRE(zombie > 0);
+    const std::string status = "/proc/" + std::to_string(zombie) + "/status";
+    REQUIRE(
+        eventually([&] { return read_file(status).find("State:\tZ") != std::string::npos; }, 20s));
+    auto of_zombie = run(*server, {"acquire", "--pid", std::to_string(zombie), "job"});
+    waitpid(zombie, nullptr, 0);
+    INFO("zombie: " << of_zombie.err);
+    CHECK(of_zombie.exit_code == 64);
+    CHECK(of_zombie.err.find("has exited") != std::string::npos);
+    CHECK(dbsize(*server) == 0);
+
+    auto unforced = run(*server, {"release", "job"});
+    CHECK(unforced.exit_code == 64);
+    CHECK(unforced.err.find("dlock release alone") != std::string::npos);
+}
+
+TEST_CASE("the keeper does not keep the caller's working directory", "[e2e][acquire]") {
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("62");
+    TempDir dir;
+    auto r = script(*server, dir,
+                    "cd \"$D\" && exec \"$DLOCK\" acquire --pid " + std::to_string(sleeper->pid()) +
+                        " job")
+                 ->wait(30s);
+    REQUIRE(r.exit_code == 0);
+    const std::string keeper = assigned(r.out, "DLOCK_KEEPER_PID");
+    CHECK(std::filesystem::read_symlink("/proc/" + keeper + "/cwd") == "/");
+    CHECK(run_raw({"release", "--hold", assigned(r.out, "DLOCK_HOLD")}).exit_code == 0);
     sleeper->signal(SIGKILL);
 }
