@@ -516,14 +516,28 @@ TEST_CASE("a keeper out of descriptors answers a release and keeps the lock",
           "[e2e][acquire][release]") {
     REQUIRE_REDIS(server);
     auto sleeper = start_sleeper("62");
-    auto r = run(*server, {"acquire", "--pid", std::to_string(sleeper->pid()), "job"});
+    // A long TTL: no renewal (which would need a new connection) within the test.
+    auto r =
+        run(*server, {"acquire", "--ttl", "1h", "--pid", std::to_string(sleeper->pid()), "job"});
     REQUIRE(r.exit_code == 0);
     const std::string hold = assigned(r.out, "DLOCK_HOLD");
     const pid_t keeper = std::stoi(assigned(r.out, "DLOCK_KEEPER_PID"));
     const std::string fds = "/proc/" + std::to_string(keeper) + "/fd";
     std::set<int> open_fds;
-    for (const auto& entry : std::filesystem::directory_iterator(fds))
-        open_fds.insert(std::stoi(entry.path().filename().string()));
+    // Once the keeper is set up (acquire may print before): its reserve is open, on /dev/null.
+    REQUIRE(eventually(
+        [&] {
+            open_fds.clear();
+            bool reserve = false;
+            for (const auto& entry : std::filesystem::directory_iterator(fds)) {
+                const int fd = std::stoi(entry.path().filename().string());
+                open_fds.insert(fd);
+                reserve = reserve ||
+                          (fd > 2 && std::filesystem::read_symlink(entry.path()) == "/dev/null");
+            }
+            return reserve;
+        },
+        20s));
     int lowest_free = 0;
     while (open_fds.count(lowest_free) > 0)
         ++lowest_free;
@@ -594,7 +608,9 @@ TEST_CASE("the keeper does not keep the caller's working directory", "[e2e][acqu
                  ->wait(30s);
     REQUIRE(r.exit_code == 0);
     const std::string keeper = assigned(r.out, "DLOCK_KEEPER_PID");
-    CHECK(std::filesystem::read_symlink("/proc/" + keeper + "/cwd") == "/");
+    // The keeper moves there once forked: acquire may have printed before.
+    CHECK(eventually(
+        [&] { return std::filesystem::read_symlink("/proc/" + keeper + "/cwd") == "/"; }, 20s));
     CHECK(run_raw({"release", "--hold", assigned(r.out, "DLOCK_HOLD")}).exit_code == 0);
     sleeper->signal(SIGKILL);
 }
