@@ -203,6 +203,12 @@ out=$("$DLOCK" acquire job) || exit 9; eval "$out"
 echo "$DLOCK_KEEPER_PID" > "$D/keeper"; sleep 60)");
     const pid_t keeper = std::stoi(wait_for_line(dir / "keeper", 20s));
     CHECK(pid_alive(keeper)); // the substitution returned while the keeper lives
+    // Detached (its last step: the move to /), as it may not be yet when acquire printed.
+    REQUIRE(eventually(
+        [&] {
+            return std::filesystem::read_symlink("/proc/" + std::to_string(keeper) + "/cwd") == "/";
+        },
+        20s));
     const std::string fds = "/proc/" + std::to_string(keeper) + "/fd/";
     for (const auto& entry : std::filesystem::directory_iterator(fds)) {
         const int fd = std::stoi(entry.path().filename().string());
@@ -524,10 +530,13 @@ TEST_CASE("a keeper out of descriptors answers a release and keeps the lock",
     const pid_t keeper = std::stoi(assigned(r.out, "DLOCK_KEEPER_PID"));
     const std::string fds = "/proc/" + std::to_string(keeper) + "/fd";
     std::set<int> open_fds;
-    // Once the keeper is set up (acquire may print before): its reserve is open, on /dev/null.
+    // Once the keeper is set up (acquire may print before): detached (in /, the /dev/null it
+    // inherited closed), then its reserve open, on /dev/null.
     REQUIRE(eventually(
         [&] {
             open_fds.clear();
+            if (std::filesystem::read_symlink("/proc/" + std::to_string(keeper) + "/cwd") != "/")
+                return false;
             bool reserve = false;
             for (const auto& entry : std::filesystem::directory_iterator(fds)) {
                 const int fd = std::stoi(entry.path().filename().string());
