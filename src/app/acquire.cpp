@@ -9,6 +9,7 @@
 #include "lock/describe.hpp"
 #include "lock/self_info.hpp"
 #include "process/calling_script.hpp"
+#include "process/fd_budget.hpp"
 #include "process/hold_channel.hpp"
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
@@ -16,6 +17,8 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace dlock::app {
@@ -38,29 +41,55 @@ HoldVariables hold_variables(const std::string& hold, pid_t keeper) {
     return variables;
 }
 
-// Forks the keeper, which never returns here; the keeper's pid.
+// Forks the keeper, which never returns here; the keeper's pid. The stop signals are blocked
+// from before the fork on: the keeper inherits them blocked and takes them through its
+// signalfd, so none can end it between fork() and its setup with the lock still held. This
+// process keeps them blocked too: it only prints the hold, and then ends.
 Result<pid_t> start_keeper(const Keeping& keeping) {
-    // A thread does not survive fork(): the keeper starts its own.
-    keeping.leases.pause_renewals();
-    const pid_t pid = fork();
-    if (pid < 0)
+    // Opened here, where a failure can still be reported: the keeper must not keep the caller's
+    // stdout (a `$(...)` would never return).
+    const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null < 0)
         return fail(Fault::internal,
-                    fmt::format("cannot start the keeper: fork: {}", strerror(errno)));
+                    fmt::format("cannot start the keeper: /dev/null: {}", strerror(errno)));
+    sigset_t stops, before;
+    sigemptyset(&stops);
+    for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT})
+        sigaddset(&stops, s);
+    sigprocmask(SIG_BLOCK, &stops, &before);
+    keeping.leases.pause_renewals(); // a thread does not survive fork(): the keeper starts its own
+    const pid_t pid = fork();
+    if (pid < 0) {
+        const int error = errno;
+        sigprocmask(SIG_SETMASK, &before, nullptr);
+        close(null);
+        return fail(Fault::internal,
+                    fmt::format("cannot start the keeper: fork: {}", strerror(error)));
+    }
     if (pid == 0) {
-        detach_from_caller();
+        detach_from_caller(null);
         keep(keeping);
     }
+    close(null);
     close(keeping.listener);
     return pid;
 }
 
 // Prints the hold and ends this process, leaving the Redis connections to the keeper (a
-// destructor would close a TLS session under it).
+// destructor would close a TLS session under it). Output that cannot be written: nobody will
+// know the hold, so the keeper is asked to release it, as `dlock release` would.
 [[noreturn]] void hand_over(const std::string& hold, pid_t keeper, HoldFormat format) {
     out::write(format_hold(hold_variables(hold, keeper), format));
-    if (!out::flush())
-        kill(keeper, SIGTERM); // nobody will know the hold: the keeper releases it
+    const bool written = out::flush();
     const int status = out::finish(0);
+    if (!written) {
+        const auto answer = process::ask_keeper(hold, kKeeperAnswerWait);
+        if (!answer)
+            log::error("the hold could not be printed, and its keeper (process {}) could not be "
+                       "asked to release it: {}; the lock expires if the owner exits",
+                       keeper, answer.error().message);
+        _exit(status != 0 ? status : exit_code::internal);
+    }
     log::info("holding; kept by process {}", keeper);
     _exit(status);
 }
@@ -70,6 +99,8 @@ Result<pid_t> start_keeper(const Keeping& keeping) {
 Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions options) {
     RunOptions& run = options.run;
     TRY(check_offered(store, run));
+    // Before anything is written to the store: a connection per server, twice.
+    TRY(check_fd_budget(kAcquireFds + 2 * (store.servers() - 1)));
     // Opened before the acquire: an owner that dies meanwhile is seen by the keeper.
     const pid_t script = process::calling_script();
     if (!options.owner && script == 1 && !process::in_container_pid_namespace())

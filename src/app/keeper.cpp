@@ -15,6 +15,7 @@
 #include <string>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <vector>
 
@@ -55,11 +56,15 @@ class Keeper {
     void lose(Clock::time_point now);
     void time_up(Clock::time_point now);
     void stop_owner(Clock::time_point now, std::string why);
+    void record_max_run();
     // The leases after a loss: released (the loss recorded), the owner killed if `kill`.
     void end_loss(bool kill);
     // Releases every lease; the exit status and message for `dlock release`.
     std::pair<int, std::string> release(std::optional<int> exit_status);
     void on_request();
+    // A stop signal sent to the keeper goes to the owner, as `dlock run` forwards one to its
+    // command: the lock is the owner's, so it is held until the owner exits or releases it.
+    void forward_signal();
     [[noreturn]] void quit(std::string_view why);
 
     const Keeping& k_;
@@ -68,8 +73,12 @@ class Keeper {
     std::string lost_message_; // why the owner was stopped: the answer to a release after it
     int stop_status_ = exit_code::lease_lost; // that release's status: 76, or 124 (--max-run)
     Clock::time_point time_up_at_ = Clock::time_point::max(); // --max-run
+    bool timed_out_ = false;                                  // it passed: the owner stopped
     int wake_fd_;
     int signal_fd_;
+    // Kept open to be given up when the descriptors run out (EMFILE): a connection that cannot
+    // be accepted keeps the listener readable, and the loop would spin on it.
+    int reserve_fd_;
 };
 
 Keeper::Keeper(const Keeping& k) : k_(k) {
@@ -83,6 +92,7 @@ Keeper::Keeper(const Keeping& k) : k_(k) {
     signal(SIGPIPE, SIG_IGN);
     signal_fd_ = signalfd(-1, &stops, SFD_CLOEXEC | SFD_NONBLOCK);
     wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    reserve_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
     k_.leases.on_change([fd = wake_fd_] {
         const uint64_t one = 1;
         (void)!write(fd, &one, sizeof one);
@@ -116,21 +126,23 @@ void Keeper::lose(Clock::time_point now) {
 }
 
 // --max-run: the owner held the lock too long. The leases are still ours: they are released
-// once the owner is stopped, the time-up recorded first.
+// once the owner is stopped, the time-up recorded first (end_loss: Redis is not waited on before
+// the owner is signalled).
 void Keeper::time_up(Clock::time_point now) {
     stop_status_ = exit_code::timed_out;
-    if (lock::History* history = k_.backend.history())
-        for (size_t i = 0; i < k_.leases.size(); ++i)
-            record_time_up(*history, k_.leases[i].keys(), k_.self, k_.leases[i].shared(),
-                           k_.leases[i].fence(), *k_.options.max_run);
+    timed_out_ = true;
     stop_owner(now, fmt::format("{} held the lock longer than --max-run {}",
                                 k_.options.command_line, format_duration(*k_.options.max_run)));
 }
 
-// Renewals stop; the owner gets the stop signal now and SIGKILL after --kill-after (end_loss).
+// The owner gets the stop signal now and SIGKILL after --kill-after (end_loss). Nothing here
+// waits: a renewal hung on a stalled Redis must not hold up the signal, which has to come
+// before the lease can expire. The watchdog is only asked to stop; release() waits for it.
 void Keeper::stop_owner(Clock::time_point now, std::string why) {
-    k_.leases.stop_renewals();
     const bool signalled = k_.owner.signal(k_.options.lost_signal);
+    if (signalled && k_.options.lost_signal != SIGCONT)
+        k_.owner.signal(SIGCONT); // a stopped owner must be able to act on the signal
+    k_.leases.request_stop_renewals();
     lost_message_ = why + (signalled ? fmt::format("; process {} was sent SIG{}", k_.owner.pid(),
                                                    signal_name(k_.options.lost_signal))
                                      : "");
@@ -139,12 +151,21 @@ void Keeper::stop_owner(Clock::time_point now, std::string why) {
     kill_at_ = now + k_.options.kill_after;
 }
 
+void Keeper::record_max_run() {
+    if (lock::History* history = k_.backend.history())
+        for (size_t i = 0; i < k_.leases.size(); ++i)
+            record_time_up(*history, k_.leases[i].keys(), k_.self, k_.leases[i].shared(),
+                           k_.leases[i].fence(), *k_.options.max_run);
+}
+
 void Keeper::end_loss(bool kill) {
     if (kill && k_.owner.alive()) {
         log::warn("process {} still runs {} after the lost lease: SIGKILL", k_.owner.pid(),
                   format_duration(k_.options.kill_after));
         k_.owner.signal(SIGKILL);
     }
+    if (timed_out_)
+        record_max_run();
     release(stop_status_);
     state_ = State::lost;
 }
@@ -174,6 +195,11 @@ std::pair<int, std::string> Keeper::release(std::optional<int> exit_status) {
     for (size_t i = 0; i < k_.leases.size(); ++i)
         names.push_back(k_.leases[i].name());
     k_.leases.release_all(k_.backend, ending);
+    if (!gone.empty() && state_ != State::held && stop_status_ != exit_code::lease_lost) {
+        // --max-run stopped the owner, and a lease was lost meanwhile: lost wins, as in run.
+        stop_status_ = exit_code::lease_lost;
+        lost_message_ += fmt::format("; the lease on {} was lost meanwhile", joined(gone));
+    }
     if (!gone.empty() && state_ == State::held)
         return {exit_code::lease_lost,
                 fmt::format("the lease on {} was lost before the release: it was released or "
@@ -186,6 +212,22 @@ std::pair<int, std::string> Keeper::release(std::optional<int> exit_status) {
 
 void Keeper::on_request() {
     auto request = process::accept_hold_request(k_.listener, kRequestWait);
+    if (request.fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+        // Out of descriptors: the reserve makes room to take the connection off the queue and
+        // say so, else the listener would stay readable and the loop spin on it.
+        if (reserve_fd_ >= 0)
+            close(reserve_fd_);
+        process::HoldRequest refused;
+        refused.fd = accept4(k_.listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (refused.fd >= 0)
+            process::answer_hold_request(refused, exit_code::internal,
+                                         "the keeper ran out of file descriptors (RLIMIT_NOFILE) "
+                                         "and cannot take the request; the lock is still held");
+        else
+            poll(nullptr, 0, 100); // no reserve either: at least do not spin
+        reserve_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        return;
+    }
     if (request.fd < 0)
         return;
     if (!request.release || !request.allowed) {
@@ -221,6 +263,15 @@ void Keeper::on_request() {
     _exit(0);
 }
 
+void Keeper::forward_signal() {
+    signalfd_siginfo info{};
+    while (read(signal_fd_, &info, sizeof info) == static_cast<ssize_t>(sizeof info)) {
+        const int sig = static_cast<int>(info.ssi_signo);
+        log::info("the keeper got SIG{}: sent to process {}", signal_name(sig), k_.owner.pid());
+        k_.owner.signal(sig);
+    }
+}
+
 void Keeper::quit(std::string_view why) {
     if (state_ == State::held) {
         const auto [status, message] = release(std::nullopt);
@@ -245,7 +296,7 @@ void Keeper::run() {
             (void)!read(wake_fd_, &count, sizeof count);
         }
         if (fds[2].revents != 0)
-            quit("the keeper was signalled");
+            forward_signal();
         if (fds[0].revents != 0)
             quit(fmt::format("process {} exited", k_.owner.pid()));
         if (fds[1].revents != 0)
@@ -260,7 +311,7 @@ void keep(const Keeping& keeping) {
     keeper.run();
 }
 
-void detach_from_caller() {
+void detach_from_caller(int null) {
     setsid();
     // The caller's other descriptors first: once 0-2 are replaced, the caller's `$(...)` may
     // return, and by then nothing of the caller's may be left open here.
@@ -276,12 +327,11 @@ void detach_from_caller() {
     }
     for (int fd : inherited)
         close(fd);
-    const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     for (int fd = 0; fd <= 2; ++fd)
-        if (null >= 0)
-            dup2(null, fd); // dup2 clears close-on-exec: these three stay 0-2
+        dup2(null, fd); // dup2 clears close-on-exec: these three stay 0-2
     if (null > 2)
         close(null);
+    (void)!chdir("/"); // the caller's directory, maybe on a mount to unmount, is not pinned
 }
 
 } // namespace dlock::app

@@ -26,9 +26,10 @@ struct Keeping {
 // Never returns.
 [[noreturn]] void keep(const Keeping& keeping);
 
-// Detaches this (forked) process from the caller: a session of its own, 0-2 on /dev/null, and
-// every descriptor it inherited from the caller closed (dlock opens all of its own
-// close-on-exec, so one without that flag came with the caller's exec).
-void detach_from_caller();
+// Detaches this (forked) process from the caller: a session of its own, 0-2 on `null` (an open
+// /dev/null, closed here), every descriptor it inherited from the caller closed (dlock opens all
+// of its own close-on-exec, so one without that flag came with the caller's exec), and "/" as its
+// working directory, so that it pins neither the caller's directory nor its mount.
+void detach_from_caller(int null);
 
 } // namespace dlock::app

@@ -3,9 +3,37 @@
 #include "cli/command_support.hpp"
 #include "cli/numbers.hpp"
 
+#include <fmt/format.h>
+#include <fstream>
 #include <limits>
+#include <string>
 
 namespace dlock::cli {
+namespace {
+
+// A --pid that names no live process of its own: a thread (pidfd_open refuses one that does
+// not lead its process) or a zombie (it exited: the lock would be released at once).
+Result<void> check_owner_pid(pid_t pid) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.starts_with("State:") && line.find('Z') != std::string::npos)
+            return usage_error(fmt::format("--pid {}: the process has exited (a zombie its "
+                                           "parent has not reaped): there is no owner to keep "
+                                           "the lock for",
+                                           pid));
+        if (line.starts_with("Tgid:")) {
+            const std::string tgid = line.substr(line.find_first_not_of(" \t", 5));
+            if (tgid != std::to_string(pid))
+                return usage_error(fmt::format("--pid {}: a thread of process {}, not a "
+                                               "process: give --pid {}",
+                                               pid, tgid, tgid));
+        }
+    }
+    return {}; // no such process: Owner::open says so
+}
+
+} // namespace
 
 AcquireCommand::AcquireCommand(CLI::App& parent, const std::vector<std::string>* words)
     : run_(parent, RunCommand::Kind::acquire, words) {
@@ -27,6 +55,7 @@ Result<AcquireCommand::Plan> AcquireCommand::plan(const GlobalOptions& globals,
         TRY_ASSIGN(const int64_t pid,
                    parse_integer(pid_, 1, std::numeric_limits<pid_t>::max(), "--pid"));
         p.options.owner = static_cast<pid_t>(pid);
+        TRY(check_owner_pid(*p.options.owner));
     }
     if (format_ == "json")
         p.options.format = app::HoldFormat::json;

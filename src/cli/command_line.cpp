@@ -35,6 +35,10 @@ Result<bool> CommandLine::prepare() {
     // Without "--" (or -c) a run has no command and fails anyway: its message can say how to
     // write it, whatever else is wrong.
     const auto hint = separated_ ? std::nullopt : missing_separator(parser_->app(), args_);
+    // `dlock acquire -- NAME`: what went wrong is the "--", not the NAME it took away.
+    if (!parsed && separated_ && only == "acquire")
+        return usage_error("acquire takes no command; use dlock run NAME -- COMMAND to run one "
+                           "under the lock");
     if (!parsed)
         return hint ? usage_error(*hint) : parsed;
     TRY(parser_->globals().load());

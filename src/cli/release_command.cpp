@@ -70,8 +70,10 @@ Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) 
     if (name_.empty())
         return usage_error("release --force needs the NAME of the lock or semaphore to break");
     if (!force_)
-        return usage_error("release breaks a lock or permit held by someone else: say so with "
-                           "--force (a command run by dlock run releases its lock itself)");
+        return usage_error("release NAME breaks a lock or permit held by someone else: say so "
+                           "with --force NAME; a hold of dlock acquire is released with dlock "
+                           "release alone, without NAME (a command run by dlock run releases its "
+                           "lock itself)");
     Plan p{{}, {name_, "", all_permits_}, {}};
     if (app_->count("--permit") > 0) {
         TRY_ASSIGN(p.options.permit, app::parse_permit_id(permit_));

@@ -86,6 +86,11 @@ void LeaseSet::stop_renewals() {
         watchdog_->stop();
 }
 
+void LeaseSet::request_stop_renewals() {
+    if (watchdog_)
+        watchdog_->request_stop();
+}
+
 void LeaseSet::pause_renewals() {
     if (!watchdog_)
         return;

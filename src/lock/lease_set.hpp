@@ -45,6 +45,9 @@ class LeaseSet {
     // `listener` is called from a watchdog thread whenever a lease clock changed.
     void on_change(std::function<void()> listener);
     void stop_renewals();
+    // Asks the watchdog to stop without waiting for a renewal under way (which may hang on a
+    // stalled Redis): for a caller that must act now; stop_renewals() later waits for it.
+    void request_stop_renewals();
     // Stops the watchdog thread, if one runs, so that start_renewals() can start renewing again
     // with a new one: before fork(), whose child keeps the leases (only the forking thread
     // exists in a child). The leases are not released.

@@ -69,12 +69,16 @@ void Watchdog::start() {
     thread_ = signal_free_thread([this] { loop(); });
 }
 
-void Watchdog::stop() {
+void Watchdog::request_stop() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
     }
     wakeup_.notify_all();
+}
+
+void Watchdog::stop() {
+    request_stop();
     if (thread_.joinable())
         thread_.join();
 }

@@ -35,6 +35,9 @@ class Watchdog {
     void add(const RenewRequest& lease, LeaseClock& clock, std::string name = {});
     // No renewal is sent after this returns. Final.
     void stop();
+    // Asks the thread to stop without waiting for it: a renewal under way (a stalled Redis)
+    // still ends in its own time, but no round starts after it. stop() later joins the thread.
+    void request_stop();
 
   private:
     struct Entry {

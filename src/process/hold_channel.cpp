@@ -183,9 +183,15 @@ Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wai
     if (fd == -1)
         return std::nullopt;
     const auto uid = peer_uid(fd);
-    if (!uid || !same_user_or_root(*uid)) { // not a keeper of ours: someone took the name
+    // Root may release any user's hold; anyone else only a keeper of their own (or root's).
+    if (!uid || (geteuid() != 0 && !same_user_or_root(*uid))) {
         close(fd);
-        return std::nullopt;
+        if (!uid)
+            return std::nullopt;
+        return usage_error(
+            fmt::format("hold {} belongs to another user (uid {}): only that user or "
+                        "root may release it",
+                        hold, *uid));
     }
     const std::string request =
         from_script > 0 ? fmt::format("release {}\n", from_script) : std::string("release\n");

@@ -42,9 +42,10 @@ struct HoldAnswer {
     int status = 0;
     std::string message;
 };
-// Asks the keeper of `hold` to release. nullopt: no keeper listens there (or one of another
-// user, who cannot be ours). Connecting and the answer are bounded by `wait` together.
-// `from_script`: the script the release runs in, when the hold came from the environment.
+// Asks the keeper of `hold` to release. nullopt: no keeper listens there. A keeper of another
+// user (neither ours nor root's) is a usage error, unless we are root, who may release any.
+// Connecting and the answer are bounded by `wait` together. `from_script`: the script the
+// release runs in, when the hold came from the environment.
 Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wait,
                                              pid_t from_script = 0);
 

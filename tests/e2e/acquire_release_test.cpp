@@ -5,6 +5,12 @@
 #include "e2e/e2e_helpers.hpp"
 
 #include <dirent.h>
+#include <future>
+#include <set>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <thread>
 
 using namespace dlock::test;
 using namespace dlock::test::e2e;
@@ -197,6 +203,12 @@ out=$("$DLOCK" acquire job) || exit 9; eval "$out"
 echo "$DLOCK_KEEPER_PID" > "$D/keeper"; sleep 60)");
     const pid_t keeper = std::stoi(wait_for_line(dir / "keeper", 20s));
     CHECK(pid_alive(keeper)); // the substitution returned while the keeper lives
+    // Detached (its last step: the move to /), as it may not be yet when acquire printed.
+    REQUIRE(eventually(
+        [&] {
+            return std::filesystem::read_symlink("/proc/" + std::to_string(keeper) + "/cwd") == "/";
+        },
+        20s));
     const std::string fds = "/proc/" + std::to_string(keeper) + "/fd/";
     for (const auto& entry : std::filesystem::directory_iterator(fds)) {
         const int fd = std::stoi(entry.path().filename().string());
@@ -204,8 +216,9 @@ echo "$DLOCK_KEEPER_PID" > "$D/keeper"; sleep 60)");
         INFO("fd " << fd << " -> " << target);
         if (fd <= 2)
             CHECK(target == "/dev/null");
-        else
-            CHECK((target.starts_with("socket:") || target.starts_with("anon_inode:")));
+        else // its sockets, pidfd, signalfd and eventfd, and its reserve descriptor
+            CHECK((target.starts_with("socket:") || target.starts_with("anon_inode:") ||
+                   target == "/dev/null"));
     }
     shell->signal(SIGKILL);
     shell->wait(10s);
@@ -363,5 +376,250 @@ TEST_CASE("two releases of one hold at once: one releases, the other finds no ho
     std::multiset<int> statuses{first->wait(30s).exit_code, second->wait(30s).exit_code};
     CHECK(statuses == std::multiset<int>{0, 76});
     CHECK_FALSE(held(*server));
+    sleeper->signal(SIGKILL);
+}
+
+TEST_CASE("a renewal hung on a stalled Redis does not delay the stop signal to the owner",
+          "[e2e][acquire][lost]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto shell = script(*server, dir,
+                        R"(out=$("$DLOCK" --redis-timeout 30s acquire --ttl 6s -k 2s job) || exit 9
+eval "$out"
+trap 'echo term > "$D/term"; exit 3' TERM
+echo ready > "$D/ready"
+i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
+    wait_for_line(dir / "ready", 20s);
+    // Stopped, the server takes the renewal and never answers: the keeper must still send the
+    // stop signal before the lease can expire, leaving the script --kill-after to act on it.
+    struct Stalled { // resumed however the test ends
+        pid_t pid;
+        ~Stalled() { ::kill(pid, SIGCONT); }
+    } stalled{server->pid()};
+    ::kill(stalled.pid, SIGSTOP);
+    auto r = shell->wait(60s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 3);
+    CHECK(trim(read_file(dir / "term")) == "term");
+}
+
+TEST_CASE("an acquire that cannot print the hold leaves neither the lock nor a keeper",
+          "[e2e][acquire][output]") {
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("64");
+    TempDir dir;
+    const std::string name = "unprinted-" + std::to_string(getpid());
+    auto r = script(*server, dir,
+                    "\"$DLOCK\" acquire --ttl 1h --pid " + std::to_string(sleeper->pid()) + " " +
+                        name + " > /dev/full")
+                 ->wait(60s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code != 0);
+    CHECK(eventually([&] { return !held(*server, name); }, 30s));
+    CHECK(eventually([&] { return processes_with(name).empty(); }, 30s));
+    sleeper->signal(SIGKILL);
+}
+
+TEST_CASE("a stop signal sent to the keeper goes to the script, which keeps the lock until it "
+          "exits",
+          "[e2e][acquire][signals]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto shell = script(*server, dir, R"(out=$("$DLOCK" acquire job) || exit 9; eval "$out"
+trap 'echo term > "$D/term"' TERM
+echo "$DLOCK_KEEPER_PID" > "$D/keeper"
+while [ ! -e "$D/go" ]; do sleep 0.1; done
+exit 4)");
+    const pid_t keeper = std::stoi(trim(wait_for_line(dir / "keeper", 20s)));
+    REQUIRE(::kill(keeper, SIGTERM) == 0);
+    CHECK(trim(wait_for_line(dir / "term", 20s)) == "term");
+    CHECK(held(*server)); // the script lives on: its lock with it
+    CHECK(::kill(keeper, 0) == 0);
+    write_file(dir / "go", "");
+    CHECK(shell->wait(30s).exit_code == 4);
+    CHECK(eventually([&] { return !held(*server); }, 10s));
+}
+
+TEST_CASE("a lease lost after acquire --max-run's stop makes release exit 76",
+          "[e2e][acquire][max-run]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    // The script ignores the stop signal, so the keeper is still waiting out --kill-after when
+    // the lock is broken: whichever the keeper sees first, the loss or the time-up, 76 wins.
+    auto shell = script(*server, dir,
+                        R"(out=$("$DLOCK" acquire --ttl 15s --max-run 1s -k 5s job) || exit 9
+eval "$out"; trap '' TERM
+echo "$DLOCK_HOLD" > "$D/hold"
+i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
+    const std::string hold = trim(wait_for_line(dir / "hold", 20s));
+    std::this_thread::sleep_for(1500ms); // past --max-run: the stop signal was sent
+    REQUIRE(run(*server, {"release", "--force", "job"}).exit_code == 0);
+    auto r = run_raw({"release", "--hold", hold});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 76);
+    CHECK(r.err.find("lost") != std::string::npos);
+    shell->signal(SIGKILL);
+}
+
+TEST_CASE("root releases the hold of another user, another user is told whose it is",
+          "[e2e][acquire][uid]") {
+    if (getuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0) {
+        WARN("needs root and setpriv to act as other users: skipped");
+        return;
+    }
+    REQUIRE_REDIS(server);
+    const auto as_user = [](const std::string& uid, std::vector<std::string> argv) {
+        argv.insert(argv.begin(), {"--reuid=" + uid, "--regid=" + uid, "--clear-groups"});
+        return argv;
+    };
+    auto sleeper = std::make_unique<Process>(as_user("65534", {"/bin/sleep", "62"}), Env{},
+                                             "/usr/bin/setpriv");
+    REQUIRE(eventually(
+        [&] {
+            return read_file("/proc/" + std::to_string(sleeper->pid()) + "/cmdline")
+                .starts_with("/bin/sleep");
+        },
+        20s));
+    auto r = Process(as_user("65534", {dlock_binary(), "acquire", "--pid",
+                                       std::to_string(sleeper->pid()), "job"}),
+                     clean_env({{"DLOCK_REDIS_URL", server->tcp_url()}, {"HOME", "/tmp"}}),
+                     "/usr/bin/setpriv")
+                 .wait(30s);
+    INFO("acquire: " << r.err);
+    REQUIRE(r.exit_code == 0);
+    const std::string hold = assigned(r.out, "DLOCK_HOLD");
+    auto stranger = Process(as_user("65533", {dlock_binary(), "release", "--hold", hold}),
+                            clean_env(), "/usr/bin/setpriv")
+                        .wait(30s);
+    INFO("stranger: " << stranger.err);
+    CHECK(stranger.exit_code == 64);
+    CHECK(stranger.err.find("belongs to another user") != std::string::npos);
+    CHECK(held(*server));
+    auto root = run_raw({"release", "--hold", hold});
+    INFO("root: " << root.err);
+    CHECK(root.exit_code == 0);
+    CHECK_FALSE(held(*server));
+    sleeper->signal(SIGKILL);
+}
+
+TEST_CASE("acquire under too low a descriptor limit is refused before Redis",
+          "[e2e][acquire][bad-input]") {
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("62");
+    TempDir dir;
+    auto r = script(*server, dir,
+                    "ulimit -n 12 && exec \"$DLOCK\" acquire --pid " +
+                        std::to_string(sleeper->pid()) + " job")
+                 ->wait(60s);
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 64);
+    CHECK(r.out.empty());
+    CHECK(dbsize(*server) == 0);
+    sleeper->signal(SIGKILL);
+}
+
+TEST_CASE("a keeper out of descriptors answers a release and keeps the lock",
+          "[e2e][acquire][release]") {
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("62");
+    // A long TTL: no renewal (which would need a new connection) within the test.
+    auto r =
+        run(*server, {"acquire", "--ttl", "1h", "--pid", std::to_string(sleeper->pid()), "job"});
+    REQUIRE(r.exit_code == 0);
+    const std::string hold = assigned(r.out, "DLOCK_HOLD");
+    const pid_t keeper = std::stoi(assigned(r.out, "DLOCK_KEEPER_PID"));
+    const std::string fds = "/proc/" + std::to_string(keeper) + "/fd";
+    std::set<int> open_fds;
+    // Once the keeper is set up (acquire may print before): detached (in /, the /dev/null it
+    // inherited closed), then its reserve open, on /dev/null.
+    REQUIRE(eventually(
+        [&] {
+            open_fds.clear();
+            if (std::filesystem::read_symlink("/proc/" + std::to_string(keeper) + "/cwd") != "/")
+                return false;
+            bool reserve = false;
+            for (const auto& entry : std::filesystem::directory_iterator(fds)) {
+                const int fd = std::stoi(entry.path().filename().string());
+                open_fds.insert(fd);
+                reserve = reserve ||
+                          (fd > 2 && std::filesystem::read_symlink(entry.path()) == "/dev/null");
+            }
+            return reserve;
+        },
+        20s));
+    int lowest_free = 0;
+    while (open_fds.count(lowest_free) > 0)
+        ++lowest_free;
+    rlimit before{};
+    REQUIRE(prlimit(keeper, RLIMIT_NOFILE, nullptr, &before) == 0);
+    // No descriptor left: the connection of a release cannot be accepted as such.
+    rlimit none{static_cast<rlim_t>(lowest_free), before.rlim_max};
+    REQUIRE(prlimit(keeper, RLIMIT_NOFILE, &none, nullptr) == 0);
+    auto refused = run_raw({"release", "--hold", hold});
+    INFO("stderr: " << refused.err);
+    CHECK(refused.exit_code == 70);
+    CHECK(refused.err.find("ran out of file descriptors") != std::string::npos);
+    CHECK(held(*server));
+    REQUIRE(prlimit(keeper, RLIMIT_NOFILE, &before, nullptr) == 0);
+    CHECK(run_raw({"release", "--hold", hold}).exit_code == 0);
+    CHECK_FALSE(held(*server));
+    sleeper->signal(SIGKILL);
+}
+
+TEST_CASE("acquire refuses a thread or a zombie as --pid and refuses a command",
+          "[e2e][acquire][bad-input]") {
+    REQUIRE_REDIS(server);
+    auto command = run(*server, {"acquire", "--", "job"});
+    CHECK(command.exit_code == 64);
+    CHECK(command.err.find("acquire takes no command") != std::string::npos);
+
+    std::promise<pid_t> tid;
+    std::promise<void> done;
+    std::thread thread([&] {
+        tid.set_value(static_cast<pid_t>(syscall(SYS_gettid)));
+        done.get_future().wait();
+    });
+    auto of_thread =
+        run(*server, {"acquire", "--pid", std::to_string(tid.get_future().get()), "job"});
+    done.set_value();
+    thread.join();
+    INFO("thread: " << of_thread.err);
+    CHECK(of_thread.exit_code == 64);
+    CHECK(of_thread.err.find("a thread of process " + std::to_string(getpid())) !=
+          std::string::npos);
+
+    const pid_t zombie = fork();
+    if (zombie == 0)
+        _exit(0);
+    REQUIRE(zombie > 0);
+    const std::string status = "/proc/" + std::to_string(zombie) + "/status";
+    REQUIRE(
+        eventually([&] { return read_file(status).find("State:\tZ") != std::string::npos; }, 20s));
+    auto of_zombie = run(*server, {"acquire", "--pid", std::to_string(zombie), "job"});
+    waitpid(zombie, nullptr, 0);
+    INFO("zombie: " << of_zombie.err);
+    CHECK(of_zombie.exit_code == 64);
+    CHECK(of_zombie.err.find("has exited") != std::string::npos);
+    CHECK(dbsize(*server) == 0);
+
+    auto unforced = run(*server, {"release", "job"});
+    CHECK(unforced.exit_code == 64);
+    CHECK(unforced.err.find("dlock release alone") != std::string::npos);
+}
+
+TEST_CASE("the keeper does not keep the caller's working directory", "[e2e][acquire]") {
+    REQUIRE_REDIS(server);
+    auto sleeper = start_sleeper("62");
+    TempDir dir;
+    auto r = script(*server, dir,
+                    "cd \"$D\" && exec \"$DLOCK\" acquire --pid " + std::to_string(sleeper->pid()) +
+                        " job")
+                 ->wait(30s);
+    REQUIRE(r.exit_code == 0);
+    const std::string keeper = assigned(r.out, "DLOCK_KEEPER_PID");
+    // The keeper moves there once forked: acquire may have printed before.
+    CHECK(eventually(
+        [&] { return std::filesystem::read_symlink("/proc/" + keeper + "/cwd") == "/"; }, 20s));
+    CHECK(run_raw({"release", "--hold", assigned(r.out, "DLOCK_HOLD")}).exit_code == 0);
     sleeper->signal(SIGKILL);
 }
