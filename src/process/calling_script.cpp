@@ -1,5 +1,6 @@
 #include "process/calling_script.hpp"
 
+#include <cstdio>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <optional>
@@ -17,19 +18,22 @@ constexpr int kMaxSteps = 32;
 constexpr ino_t kHostPidNamespace = 0xEFFFFFFC;
 
 // The parent of `pid` from /proc/PID/stat (after the command name, which may hold anything).
-std::optional<pid_t> parent_of(pid_t pid) {
+struct Ids {
+    pid_t parent = 0;
+    pid_t group = 0;
+};
+
+// The parent and process group of `pid` from /proc/PID/stat ("PID (COMM) S PPID PGRP ...",
+// after the command name, which may hold anything).
+std::optional<Ids> ids_of(pid_t pid) {
     const std::string stat = proc_file(pid, "stat");
     const size_t paren = stat.rfind(')');
     if (paren == std::string::npos || paren + 4 >= stat.size())
         return std::nullopt;
-    const size_t start = stat.find(' ', paren + 3); // ") S PPID"
-    if (start == std::string::npos)
+    Ids ids;
+    if (sscanf(stat.c_str() + paren + 2, "%*c %d %d", &ids.parent, &ids.group) != 2)
         return std::nullopt;
-    try {
-        return static_cast<pid_t>(std::stol(stat.substr(start + 1)));
-    } catch (...) {
-        return std::nullopt;
-    }
+    return ids;
 }
 
 // The pipe dlock's stdout is, if it is one (a command substitution's).
@@ -46,10 +50,15 @@ bool writes_to(pid_t pid, const struct stat& pipe) {
            st.st_ino == pipe.st_ino;
 }
 
-// A subshell: a fork of its parent that did not exec, so it shows the same command line.
-bool subshell_of(pid_t pid, pid_t parent) {
+// A subshell of a script: a fork of its parent that did not exec, so it shows the same command
+// line, in the parent's process group. (A shell started by an interactive shell, even one with
+// the same command line, is a job of its own group: the walk must not pin a lock to a login
+// shell.)
+bool subshell_of(pid_t pid, const Ids& mine) {
     const std::string line = proc_file(pid, "cmdline");
-    return !line.empty() && line == proc_file(parent, "cmdline");
+    const auto parents = ids_of(mine.parent);
+    return parents && parents->group == mine.group && !line.empty() &&
+           line == proc_file(mine.parent, "cmdline");
 }
 
 } // namespace
@@ -72,13 +81,13 @@ pid_t calling_script() {
     const auto pipe = stdout_pipe();
     pid_t pid = getppid();
     for (int step = 0; step < kMaxSteps && pid > 1; ++step) {
-        const auto parent = parent_of(pid);
-        if (!parent || *parent < 1)
+        const auto ids = ids_of(pid);
+        if (!ids || ids->parent < 1)
             break;
-        const bool helper = (pipe && writes_to(pid, *pipe)) || subshell_of(pid, *parent);
+        const bool helper = (pipe && writes_to(pid, *pipe)) || subshell_of(pid, *ids);
         if (!helper)
             break;
-        pid = *parent;
+        pid = ids->parent;
     }
     return pid;
 }

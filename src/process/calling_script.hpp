@@ -10,7 +10,7 @@ namespace dlock::process {
 //
 // That is dlock's parent, unless the parent is only a helper of the script: a subshell the
 // shell forked (for a command substitution with a redirection, `set -E` with an ERR trap, a
-// pipeline, `( ... )`: the same program with the same command line as its own parent), or a
+// pipeline, `( ... )`: the same command line as its own parent, in its process group), or a
 // wrapper inside the substitution (`$(timeout 10 dlock acquire x)`, sudo, xargs: its stdout is
 // the substitution's pipe, which is dlock's stdout too). The walk goes up past every such
 // process, at most a few dozen, and stops at pid 1 or at a process it cannot read.
