@@ -14,7 +14,7 @@ class FakeStore : public lock::Store {
   public:
     FakeBackend backend;
     FakeFactory factory{backend};
-    lock::Capabilities offered{true, true, true, true, true, ""};
+    lock::Capabilities offered{true, true, true, true, true, true, ""};
     int server_count = 1;
     std::vector<int64_t> lease_permits; // the `permits` of each leases() call
 
