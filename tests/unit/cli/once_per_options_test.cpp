@@ -10,10 +10,16 @@ using cli::RunArgs;
 
 namespace {
 
-RunArgs once_per(std::string period, std::vector<std::string> names = {"job"}) {
+// Runs `true` under NAMES, without any option.
+RunArgs plain(std::vector<std::string> names = {"job"}) {
     RunArgs a;
     a.names = std::move(names);
     a.command = {"true"};
+    return a;
+}
+
+RunArgs once_per(std::string period, std::vector<std::string> names = {"job"}) {
+    RunArgs a = plain(std::move(names));
     a.once_per = std::move(period);
     return a;
 }
@@ -45,7 +51,7 @@ TEST_CASE("once-per: the tolerance defaults to a tenth of the period, at most 5m
     o = parse_run_options(once_per("1d"));
     REQUIRE(o);
     CHECK(o->once_per->tolerance == Millis(300'000));
-    CHECK_FALSE(parse_run_options(RunArgs{false, {"job"}, {"true"}})->once_per);
+    CHECK_FALSE(parse_run_options(plain())->once_per);
 }
 
 TEST_CASE("once-per: offset, tolerance, strict and -E", "[cli][once-per]") {
@@ -91,7 +97,7 @@ TEST_CASE("once-per: bad values and combinations are usage errors naming the opt
     CHECK(error_of(a) == "--once-per is for dlock run, not acquire");
     for (auto set : {+[](RunArgs& r) { r.offset = "1m"; }, +[](RunArgs& r) { r.tolerance = "1m"; },
                      +[](RunArgs& r) { r.once_per_strict = true; }}) {
-        RunArgs r{false, {"job"}, {"true"}};
+        RunArgs r = plain();
         set(r);
         CHECK(error_of(r).ends_with("applies to --once-per only"));
     }
