@@ -26,7 +26,7 @@ Result<StatusAnswer> status(lock::Store& store, const Target& target,
                             const StatusOptions& options) {
     StatusAnswer answer;
     if (options.names_only) {
-        TRY_ASSIGN(answer.names, store.names_in_use(target.prefix));
+        TRY_ASSIGN(answer.names, store.names(target.prefix, lock::NameScope::in_use));
         answer.exit_status = answer.names.empty() ? exit_code::nothing : exit_code::ok;
         return answer;
     }

@@ -66,7 +66,7 @@ Keys Keys::of(std::string_view prefix, std::string_view name) {
                 base + "wake:",   base + "readers", base + "rinfo",     base + "xqueue",
                 base + "history", base + "sem",     base + "permits",   base + "squeue",
                 base + "salive",  base + "swake:",  base + "released:", base + "winfo",
-                base + "slot"};
+                base + "slot",    base + "runs"};
 }
 
 LatchKeys LatchKeys::of(std::string_view prefix, std::string_view name) {
@@ -79,6 +79,11 @@ std::string names_pattern(std::string_view prefix) {
 }
 
 std::optional<std::string_view> name_in_use(std::string_view prefix, std::string_view key) {
+    return name_of(prefix, key, NameScope::in_use);
+}
+
+std::optional<std::string_view> name_of(std::string_view prefix, std::string_view key,
+                                        NameScope scope) {
     if (!key.starts_with(prefix) || !key.substr(prefix.size()).starts_with(":{"))
         return std::nullopt;
     const size_t from = prefix.size() + 2;
@@ -87,8 +92,9 @@ std::optional<std::string_view> name_in_use(std::string_view prefix, std::string
         return std::nullopt;
     const auto name = key.substr(from, close - from);
     const auto part = key.substr(close + 2);
-    if (std::find(kLiveParts.begin(), kLiveParts.end(), part) == kLiveParts.end() ||
-        !validate_name(name))
+    const bool live = std::find(kLiveParts.begin(), kLiveParts.end(), part) != kLiveParts.end();
+    const bool counted = scope == NameScope::known && part == "runs";
+    if (!(live || counted) || !validate_name(name))
         return std::nullopt;
     return name;
 }

@@ -43,6 +43,9 @@ struct Keys {
     // hash: the last schedule slot done by `run --once-per` (slot, host, pid, user, at, fence);
     // expires a period after that slot ends (see lua/slot.lua).
     std::string slot;
+    // hash: the run counters and the last run and success (lock/runs.hpp, lua/lib/runs.lua);
+    // expires a year after its last write.
+    std::string runs;
 
     static Keys of(std::string_view prefix, std::string_view name);
 };
@@ -65,5 +68,15 @@ std::string names_pattern(std::string_view prefix);
 // permits or a latch (not the fencing counter or the history, which outlive every holder).
 // nullopt for any other key.
 std::optional<std::string_view> name_in_use(std::string_view prefix, std::string_view key);
+
+// Which names a walk of the keyspace finds.
+enum class NameScope {
+    in_use, // held, waited for, a semaphore or a latch (name_in_use)
+    known,  // those, and every name with run counters (a job that ran and is free now)
+};
+
+// name_in_use, or with NameScope::known also the name of a run counters key.
+std::optional<std::string_view> name_of(std::string_view prefix, std::string_view key,
+                                        NameScope scope);
 
 } // namespace dlock::lock

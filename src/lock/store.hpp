@@ -126,9 +126,9 @@ class Store {
     // semaphore. `self` is the holder written where a renewal repairs a quorum member.
     virtual Leases leases(int64_t permits, const HolderInfo& self, Millis ttl) = 0;
 
-    // The names under `prefix` in use (held, waited for, a semaphore or a latch), sorted; with
-    // a quorum, those in use on any member.
-    virtual Result<std::vector<std::string>> names_in_use(const std::string& prefix) = 0;
+    // The names under `prefix` in `scope` (in use: held, waited for, a semaphore or a latch;
+    // known: also those with run counters), sorted; with a quorum, those found on any member.
+    virtual Result<std::vector<std::string>> names(const std::string& prefix, NameScope scope) = 0;
     // The state of `names` (empty: every name in use).
     virtual Result<StatusReading> status(const std::string& prefix,
                                          const std::vector<std::string>& names) = 0;

@@ -38,18 +38,30 @@ RedlockStore::reports(const std::string& prefix, const std::vector<std::string>&
         members_, [&](ScriptSession& session) -> Result<lock::StatusReport> {
             std::vector<std::string> wanted = names;
             if (wanted.empty()) {
-                TRY_ASSIGN(wanted, scan_names(session, prefix));
+                TRY_ASSIGN(wanted, scan_names(session, prefix, lock::NameScope::in_use));
             }
             return read_status(session, prefix, wanted);
         });
 }
 
-Result<std::vector<std::string>> RedlockStore::names_in_use(const std::string& prefix) {
-    TRY_ASSIGN(const auto reading, status(prefix, {}));
-    std::vector<std::string> names;
-    for (const auto& m : reading.majority)
-        names.push_back(m.name);
-    return names;
+Result<std::vector<std::string>> RedlockStore::names(const std::string& prefix,
+                                                     lock::NameScope scope) {
+    if (scope == lock::NameScope::in_use) {
+        TRY_ASSIGN(const auto reading, status(prefix, {}));
+        std::vector<std::string> names;
+        for (const auto& m : reading.majority)
+            names.push_back(m.name);
+        return names;
+    }
+    TRY_ASSIGN(const auto each,
+               on_every_member<std::vector<std::string>>(members_, [&](ScriptSession& session) {
+                   return scan_names(session, prefix, scope);
+               }));
+    std::set<std::string> found;
+    for (const auto& names : each)
+        if (names)
+            found.insert(names->begin(), names->end());
+    return std::vector<std::string>(found.begin(), found.end());
 }
 
 Result<lock::StatusReading> RedlockStore::status(const std::string& prefix,

@@ -30,9 +30,10 @@ Result<ScriptSession*> SingleStore::session() {
     return &*session_;
 }
 
-Result<std::vector<std::string>> SingleStore::names_in_use(const std::string& prefix) {
+Result<std::vector<std::string>> SingleStore::names(const std::string& prefix,
+                                                    lock::NameScope scope) {
     TRY_ASSIGN(ScriptSession * s, session());
-    return scan_names(*s, prefix);
+    return scan_names(*s, prefix, scope);
 }
 
 Result<lock::StatusReading> SingleStore::status(const std::string& prefix,
@@ -40,7 +41,7 @@ Result<lock::StatusReading> SingleStore::status(const std::string& prefix,
     TRY_ASSIGN(ScriptSession * s, session());
     std::vector<std::string> wanted = names;
     if (wanted.empty()) {
-        TRY_ASSIGN(wanted, scan_names(*s, prefix));
+        TRY_ASSIGN(wanted, scan_names(*s, prefix, lock::NameScope::in_use));
     }
     TRY_ASSIGN(auto report, read_status(*s, prefix, wanted));
     lock::StatusReading reading;

@@ -19,7 +19,8 @@ class SingleStore final : public lock::Store {
     int servers() const override { return 1; }
     lock::Leases leases(int64_t permits, const lock::HolderInfo& self, Millis ttl) override;
 
-    Result<std::vector<std::string>> names_in_use(const std::string& prefix) override;
+    Result<std::vector<std::string>> names(const std::string& prefix,
+                                           lock::NameScope scope) override;
     Result<lock::StatusReading> status(const std::string& prefix,
                                        const std::vector<std::string>& names) override;
     Result<std::vector<lock::HistoryEntry>> history(const lock::Keys& keys, int64_t count) override;

@@ -66,7 +66,8 @@ Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int6
 
 } // namespace
 
-Result<std::vector<std::string>> scan_names(ScriptSession& session, const std::string& prefix) {
+Result<std::vector<std::string>> scan_names(ScriptSession& session, const std::string& prefix,
+                                            lock::NameScope scope) {
     const std::string pattern = lock::names_pattern(prefix);
     std::set<std::string> names;
     TRY_ASSIGN(const auto masters, session.masters());
@@ -80,7 +81,7 @@ Result<std::vector<std::string>> scan_names(ScriptSession& session, const std::s
             cursor = std::string((*reply)[0].str());
             const auto keys = (*reply)[1];
             for (size_t i = 0; i < keys.size(); ++i)
-                if (const auto name = lock::name_in_use(prefix, keys[i].str()))
+                if (const auto name = lock::name_of(prefix, keys[i].str(), scope))
                     names.emplace(*name);
         } while (cursor != "0");
     }

@@ -8,9 +8,10 @@
 
 namespace dlock::redis {
 
-// Every name under `prefix` that has a lock, shared holds, waiters, a semaphore or a latch,
-// sorted. Walks the keyspace of every master with SCAN (never KEYS), so it does not block them.
-Result<std::vector<std::string>> scan_names(ScriptSession& session, const std::string& prefix);
+// Every name under `prefix` in `scope` (lock::NameScope), sorted. Walks the keyspace of every
+// master with SCAN (never KEYS), so it does not block them.
+Result<std::vector<std::string>> scan_names(ScriptSession& session, const std::string& prefix,
+                                            lock::NameScope scope);
 
 // The state of each name (lua/status.lua, pipelined: one round trip for all of them on each
 // server, two when it must load the script first).

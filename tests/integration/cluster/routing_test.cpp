@@ -103,7 +103,7 @@ TEST_CASE("a Redis Cluster serves every name from its master", "[cluster]") {
         CHECK(ports == std::set<int>(masters.begin(), masters.end()));
         CHECK(conns.size() == masters.size());
 
-        const auto found = ok(redis::scan_names(session, "dlock"));
+        const auto found = ok(redis::scan_names(session, "dlock", lock::NameScope::in_use));
         for (const auto& name : names)
             CHECK(std::find(found.begin(), found.end(), name) != found.end());
         const auto report = ok(redis::read_status(session, "dlock", names));

@@ -259,7 +259,7 @@ TEST_CASE("scan_names finds every name in use under the prefix, and only those",
 
     auto conn = server->connect();
     auto session = server->session();
-    auto names = ok(redis::scan_names(session, "dlock"));
+    auto names = ok(redis::scan_names(session, "dlock", lock::NameScope::in_use));
     CHECK(names == std::vector<std::string>{"deploy", "job-a", "pool", "rw"});
 
     auto report = ok(redis::read_status(session, "dlock", names)); // pipelined

@@ -34,7 +34,9 @@ class FakeStore : public lock::Store {
         return {std::move(*opened), factory.make()};
     }
 
-    Result<std::vector<std::string>> names_in_use(const std::string&) override { return unused(); }
+    Result<std::vector<std::string>> names(const std::string&, lock::NameScope) override {
+        return unused();
+    }
     Result<lock::StatusReading> status(const std::string&,
                                        const std::vector<std::string>&) override {
         return unused();
