@@ -17,7 +17,8 @@ enum class HelpPage {
     history,
     release,
     bench,
-    config
+    config,
+    metrics
 };
 
 // The "Exit status:" section of `page` (after a blank line, without a trailing newline),

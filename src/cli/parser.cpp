@@ -7,6 +7,7 @@
 #include "cli/help_formatter.hpp"
 #include "cli/history_command.hpp"
 #include "cli/latch_command.hpp"
+#include "cli/metrics_command.hpp"
 #include "cli/parse_errors.hpp"
 #include "cli/release_command.hpp"
 #include "cli/run_command.hpp"
@@ -77,7 +78,7 @@ constexpr Entry kSubcommands[] = {
     {"bench", add<BenchCommand>},     {"latch", add<LatchCommand>},
     {"status", add<StatusCommand>},   {"history", add<HistoryCommand>},
     {"release", add<ReleaseCommand>}, {"sem", add<SemCommand>},
-    {"config", add<ConfigCommand>},
+    {"config", add<ConfigCommand>},   {"metrics", add<MetricsCommand>},
 };
 
 // The first thing `dlock --help` shows after its usage line: what a cron job needs.

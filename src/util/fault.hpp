@@ -13,6 +13,7 @@ enum class Fault {
     lease_lost,             // a lease gone or foreign while the command ran
     command_not_executable, // the command exists but cannot be run
     command_not_found,      // the command does not exist
+    cannot_create,          // an output file (metrics --output) could not be written
 };
 
 } // namespace dlock

@@ -23,11 +23,12 @@ TEST_CASE("every exit status of dlock is on some help page", "[exit_help]") {
     std::string all;
     for (auto page : {HelpPage::dlock, HelpPage::run, HelpPage::sem_run, HelpPage::sem_status,
                       HelpPage::latch, HelpPage::status, HelpPage::history, HelpPage::release,
-                      HelpPage::bench, HelpPage::config})
+                      HelpPage::bench, HelpPage::config, HelpPage::metrics})
         all += exit_status_help(page);
     for (int code : {exit_code::ok, exit_code::nothing, exit_code::usage, exit_code::no_such_latch,
                      exit_code::unavailable, exit_code::internal, exit_code::busy,
-                     exit_code::lease_lost, exit_code::not_executable, exit_code::not_found}) {
+                     exit_code::lease_lost, exit_code::not_executable, exit_code::not_found,
+                     exit_code::cannot_create}) {
         INFO("exit status " << code);
         CHECK(lists(all, code));
     }
@@ -39,7 +40,7 @@ TEST_CASE("every help page lists every exit status its subcommand can return", "
     // What each subcommand can return, as the man page says (EXIT STATUS, and each command's
     // section); the top page lists them all.
     const std::vector<std::pair<HelpPage, std::vector<int>>> statuses{
-        {dlock, {N, 0, 1, 64, 66, 69, 70, 75, 76, 126, 127}},
+        {dlock, {N, 0, 1, 64, 66, 69, 70, 73, 75, 76, 126, 127}},
         {run, {N, 64, 69, 70, 75, 76, 126, 127}},
         {sem_run, {N, 64, 69, 70, 75, 76, 126, 127}},
         {sem_status, {0, 1, 64, 69, 70}},
@@ -49,6 +50,7 @@ TEST_CASE("every help page lists every exit status its subcommand can return", "
         {release, {0, 1, 64, 69, 70}},
         {bench, {0, 64, 69, 70, 75}},
         {config, {0, 64, 70}},
+        {metrics, {0, 64, 69, 70, 73}},
     };
     for (const auto& [page, codes] : statuses) {
         const auto help = exit_status_help(page);

@@ -1,0 +1,102 @@
+#include "app/metrics.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace dlock::app {
+namespace {
+
+// The names as each member that answered reports them.
+std::vector<const lock::NameStatus*> members_status(const lock::StatusReading& reading,
+                                                    const std::string& name) {
+    std::vector<const lock::NameStatus*> found;
+    for (const auto& member : reading.members)
+        if (member.report)
+            for (const auto& s : member.report->names)
+                if (s.name == name)
+                    found.push_back(&s);
+    return found;
+}
+
+// The shortest TTL of `holders` into `ttl` (-1: no expiry, kept only when nothing expires).
+void shortest_ttl(const std::vector<lock::HolderStatus>& holders, std::optional<int64_t>& ttl) {
+    for (const auto& h : holders) {
+        const int64_t left = h.ttl_left.count();
+        if (!ttl || *ttl < 0 || (left >= 0 && left < *ttl))
+            ttl = left;
+    }
+}
+
+// One deployment: the state as its only member reports it.
+void current_state(const lock::NameStatus& s, NameMetrics& m) {
+    m.holders = static_cast<int64_t>(s.lock.holders.size());
+    m.waiters = s.lock.waiters;
+    shortest_ttl(s.lock.holders, m.ttl_ms);
+    if (s.semaphore) {
+        m.holders += static_cast<int64_t>(s.semaphore->holders.size());
+        m.waiters += s.semaphore->waiters;
+        shortest_ttl(s.semaphore->holders, m.ttl_ms);
+        m.permits_used = s.semaphore->used();
+        m.permits_limit = s.semaphore->limit;
+    }
+}
+
+// Under a quorum: the majority's holder, and the waiters at least a majority of members have.
+void majority_state(const lock::StatusReading& reading, const std::string& name, NameMetrics& m) {
+    for (const auto& majority : reading.majority)
+        if (majority.name == name && majority.held && majority.holder) {
+            m.holders = 1;
+            m.ttl_ms = majority.holder->ttl_left.count();
+        }
+    std::vector<int64_t> waiters;
+    for (const lock::NameStatus* s : members_status(reading, name))
+        waiters.push_back(s->lock.waiters);
+    if (waiters.size() >= reading.quorum) {
+        std::sort(waiters.begin(), waiters.end(), std::greater<>());
+        m.waiters = waiters[reading.quorum - 1];
+    }
+}
+
+int64_t server_now_ms(const lock::StatusReading& reading) {
+    for (const auto& member : reading.members)
+        if (member.report)
+            return member.report->server_now_ms;
+    return 0;
+}
+
+} // namespace
+
+NameMetrics name_metrics(const lock::StatusReading& reading, const std::string& name) {
+    NameMetrics m;
+    m.name = name;
+    if (auto runs = lock::runs_of(reading, name))
+        m.runs = std::move(*runs);
+    if (reading.quorum > 0) {
+        majority_state(reading, name, m);
+        return m;
+    }
+    const auto found = members_status(reading, name);
+    if (!found.empty())
+        current_state(*found.front(), m);
+    return m;
+}
+
+Result<MetricsReading> read_metrics(lock::Store& store, const Target& target,
+                                    const std::vector<std::string>& names) {
+    std::vector<std::string> wanted;
+    for (const auto& name : names) // a name twice would be a duplicate series
+        if (std::find(wanted.begin(), wanted.end(), name) == wanted.end())
+            wanted.push_back(name);
+    if (wanted.empty()) {
+        TRY_ASSIGN(wanted, store.names(target.prefix, lock::NameScope::known));
+    }
+    MetricsReading out;
+    TRY_ASSIGN(const auto reading, store.status(target.prefix, wanted));
+    out.up = true;
+    out.server_now_ms = server_now_ms(reading);
+    for (const auto& name : wanted)
+        out.names.push_back(name_metrics(reading, name));
+    return out;
+}
+
+} // namespace dlock::app
