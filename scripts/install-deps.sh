@@ -4,10 +4,11 @@
 set -eu
 
 # libssl-dev: OpenSSL's headers only (dlock loads libssl.so.3 at run time, for TLS); openssl: the
-# CLI that makes the TLS tests' certificates.
+# CLI that makes the TLS tests' certificates. python3-prometheus-client: the Prometheus parser
+# that the `dlock metrics` tests read its output back with.
 PACKAGES="build-essential faketime cmake pkg-config libhiredis-dev libcli11-dev libspdlog-dev libfmt-dev \
 catch2 libexpected-dev redis-server redis-tools hyperfine util-linux time procps clang-format \
-groff-base libssl-dev openssl"
+groff-base libssl-dev openssl python3-prometheus-client"
 # CI also checks the .deb with lintian, the zsh and fish completions and the YAML of
 # docs/examples (about 40 s more to install); elsewhere those checks run when the tools are
 # there and are skipped otherwise.
