@@ -20,10 +20,11 @@ _dlock_takes_value() {
         --kill-after | --lost-signal | -c | --command | --min-hold | --max-run | -p | --permits | \
         --once-per | --offset | --tolerance | \
         --count | --cycles | --waiters | --handovers | --name | --permit | --pid | --format | \
-        --hold)
+        --hold | --output)
         return 0
         ;;
     -n) [[ $2 == history ]] ;; # elsewhere -n is --no-wait
+    -o) [[ $2 == metrics ]] ;;
     *) return 1 ;;
     esac
 }
@@ -88,7 +89,7 @@ _dlock() {
         fi
         case "$path $word" in
         " run" | " acquire" | " sem" | " latch" | " status" | " history" | " release" | " config" | \
-            " bench" | "sem run" | "sem status" | "latch create" | "latch count-down" | \
+            " bench" | " metrics" | "sem run" | "sem status" | "latch create" | "latch count-down" | \
             "latch wait" | "latch status")
             path=${path:+$path }$word
             ;;
@@ -112,7 +113,7 @@ _dlock() {
 _dlock_complete() {
     # The value of an option.
     case $prev in
-    --password-file | --sentinel-password-file | --tls-ca-file | --tls-cert | --tls-key)
+    --password-file | --sentinel-password-file | --tls-ca-file | --tls-cert | --tls-key | --output | -o)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")
         return 0
         ;;
@@ -146,7 +147,7 @@ _dlock_complete() {
     case $path in
     '')
         options=$_dlock_global_options
-        subcommands='run acquire sem latch status history release config bench'
+        subcommands='run acquire sem latch status history release config bench metrics'
         ;;
     run)
         options=$_dlock_run_options
@@ -200,6 +201,10 @@ _dlock_complete() {
         ;;
     config) options='--help' ;;
     bench) options='--help --cycles --waiters --handovers --name --json' ;;
+    metrics)
+        options='--help --output'
+        names=1
+        ;;
     esac
 
     if [[ $cur == -* ]]; then

@@ -24,16 +24,18 @@ function __dlock_parse
             case -w --wait --timeout -E --conflict-exit-code --timeout-exit-code --ttl -k \
                 --kill-after --lost-signal -c --command --min-hold --max-run -p --permits --count --cycles \
                 --once-per --offset --tolerance \
-                --waiters --handovers --name --permit --pid --format --hold
+                --waiters --handovers --name --permit --pid --format --hold --output
                 set i (math $i + 1)
             case -n
                 test "$path" = history; and set i (math $i + 1)
+            case -o
+                test "$path" = metrics; and set i (math $i + 1)
             case '-*'
                 test -z "$path"; and set -a globals $word
             case '*'
                 switch "$path $word"
                     case ' run' ' acquire' ' sem' ' latch' ' status' ' history' ' release' ' config' \
-                        ' bench' 'sem run' 'sem status' 'latch create' 'latch count-down' \
+                        ' bench' ' metrics' 'sem run' 'sem status' 'latch create' 'latch count-down' \
                         'latch wait' 'latch status'
                         set path (string trim -- "$path $word")
                 end
@@ -107,6 +109,7 @@ complete -c dlock -n $top -a history -d 'Show what happened to a name'
 complete -c dlock -n $top -a release -d 'Break a lock or semaphore permits whoever holds them (--force)'
 complete -c dlock -n $top -a config -d 'Show the effective settings and their origin'
 complete -c dlock -n $top -a bench -d 'Measure this Redis as dlock uses it'
+complete -c dlock -n $top -a metrics -d 'Print Prometheus metrics for the textfile collector'
 
 # run, sem run and acquire.
 set -l runs '__dlock_at run "sem run" acquire'
@@ -161,9 +164,10 @@ complete -c dlock -n '__dlock_at bench' -s k -l waiters -x -d 'Waiters per hando
 complete -c dlock -n '__dlock_at bench' -l handovers -x -d 'Handover samples per run'
 complete -c dlock -n '__dlock_at bench' -l name -x -d 'Name prefix of the bench keys'
 complete -c dlock -n '__dlock_at bench' -l json -d 'Print JSON'
-complete -c dlock -n '__dlock_at sem latch "sem status" "latch status" "latch create" "latch count-down" "latch wait" status history release config bench' \
+complete -c dlock -n '__dlock_at metrics' -s o -l output -r -F -d 'Write FILE atomically instead of stdout'
+complete -c dlock -n '__dlock_at sem latch "sem status" "latch status" "latch create" "latch count-down" "latch wait" status history release config bench metrics' \
     -s h -l help -d 'Print help and exit'
 
 # Names.
-complete -c dlock -n '__dlock_at run acquire "sem run" "sem status" status history release "latch create" "latch count-down" "latch wait" "latch status"' \
+complete -c dlock -n '__dlock_at run acquire "sem run" "sem status" status history release metrics "latch create" "latch count-down" "latch wait" "latch status"' \
     -a '(__dlock_names)' -d name

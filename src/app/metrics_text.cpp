@@ -52,8 +52,8 @@ std::vector<Sample> of_record(const std::optional<RunRecord>& record, const std:
 std::vector<Sample> runs_by_outcome(const NameMetrics& m, const std::string& labels) {
     std::vector<Sample> out;
     for (Outcome o : lock::kOutcomes)
-        out.push_back({labels + "," + label("outcome", lock::outcome_name(o)),
-                       number(m.runs.count(o))});
+        out.push_back(
+            {labels + "," + label("outcome", lock::outcome_name(o)), number(m.runs.count(o))});
     return out;
 }
 
@@ -96,7 +96,8 @@ std::vector<Family> per_name_families() {
     const auto exit = [](const RunRecord& r) { return number(r.exit_status); };
     return {
         {"dlock_runs_total", "counter",
-         "Runs of the job by outcome: ok, failed, timed_out, lost, skipped_busy, skipped_slot_done.",
+         "Runs of the job by outcome: ok, failed, timed_out, lost, skipped_busy, "
+         "skipped_slot_done.",
          runs_by_outcome},
         {"dlock_last_success_timestamp_seconds", "gauge",
          "Server time the last successful run ended (0: never).", last_success_time},
@@ -137,8 +138,7 @@ std::vector<Family> per_name_families() {
     };
 }
 
-void header(std::string& out, std::string_view name, std::string_view type,
-            std::string_view help) {
+void header(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
     out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
 }
 
@@ -166,8 +166,7 @@ std::string metrics_text(const MetricsReading& reading) {
     out += fmt::format("dlock_up {}\n", reading.up ? 1 : 0);
     if (!reading.up)
         return out;
-    header(out, "dlock_metrics_timestamp_seconds", "gauge",
-           "Redis server time of this reading.");
+    header(out, "dlock_metrics_timestamp_seconds", "gauge", "Redis server time of this reading.");
     out += fmt::format("dlock_metrics_timestamp_seconds {}\n", seconds(reading.server_now_ms));
     for (const Family& family : per_name_families()) {
         std::string samples;

@@ -21,9 +21,8 @@ Result<void> publish(const std::string& output, const std::string& text) {
     const AtomicWriteError failure = write_file_atomically(output, text);
     if (failure.step.empty())
         return {};
-    return fail(Fault::cannot_create,
-                fmt::format("cannot write metrics file {}: {} ({})", output,
-                            std::strerror(failure.error), failure.step));
+    return fail(Fault::cannot_create, fmt::format("cannot write metrics file {}: {} ({})", output,
+                                                  std::strerror(failure.error), failure.step));
 }
 
 } // namespace

@@ -20,8 +20,8 @@ inline constexpr int internal = 70;    // EX_SOFTWARE: unexpected reply, script 
 // EX_CANTCREAT: `metrics --output FILE` could not be written (no such directory, permissions,
 // a full disk); the old FILE is kept.
 inline constexpr int cannot_create = 73;
-inline constexpr int busy = 75;        // EX_TEMPFAIL: lock not obtained (default of -E)
-inline constexpr int lease_lost = 76;  // lease lost while running; the command was stopped
+inline constexpr int busy = 75;       // EX_TEMPFAIL: lock not obtained (default of -E)
+inline constexpr int lease_lost = 76; // lease lost while running; the command was stopped
 // The command ran past --max-run and was stopped (timeout(1)'s status).
 inline constexpr int timed_out = 124;
 inline constexpr int not_executable = 126;
@@ -30,9 +30,8 @@ inline constexpr int signal_base = 128; // 128+N: the command died of signal N
 
 // The exit status of a failure, chosen here alone: cli/main.cpp for the Error that ends dlock,
 // app/run.cpp for the history of a command that could not be started. In Fault's order.
-inline constexpr std::array kOfFault{usage,     no_such_latch, unavailable,
-                                     internal,  busy,          lease_lost,
-                                     not_executable, not_found, cannot_create};
+inline constexpr std::array kOfFault{usage,      no_such_latch,  unavailable, internal,     busy,
+                                     lease_lost, not_executable, not_found,   cannot_create};
 static_assert(kOfFault.size() == static_cast<size_t>(Fault::cannot_create) + 1);
 
 constexpr int of(Fault fault) {

@@ -44,7 +44,7 @@ expect() {
 }
 
 # Subcommands.
-expect "dlock " "run acquire sem latch status history release config bench" dlock ""
+expect "dlock " "run acquire sem latch status history release config bench metrics" dlock ""
 expect "dlock r" "run release" dlock r
 expect "dlock -v --prefix p --redis unix:///r.sock st" "status" \
     dlock -v --prefix p --redis unix : ///r.sock st
@@ -73,6 +73,7 @@ expect "dlock status --n" "--names" dlock status --n
 expect "dlock history --c" "--count" dlock history --c
 expect "dlock latch wait --t" "--timeout-exit-code" dlock latch wait --t
 expect "dlock bench --h" "--help --handovers" dlock bench --h
+expect "dlock metrics --o" "--output" dlock metrics --o
 
 # Names from `dlock status --names`, asked with the same global options.
 expect "$tmp/dlock --redis unix:///r.sock run nig" "nightly-backup nightly-report" \

@@ -12,9 +12,9 @@
 namespace dlock::test::e2e {
 
 struct ParsedMetrics {
-    bool parser = false;                          // false: the parser is not installed
-    std::map<std::string, std::string> families;  // name -> type
-    std::map<std::string, double> samples;        // "NAME{k=v,...}" (labels sorted) -> value
+    bool parser = false;                         // false: the parser is not installed
+    std::map<std::string, std::string> families; // name -> type
+    std::map<std::string, double> samples;       // "NAME{k=v,...}" (labels sorted) -> value
     double at(const std::string& sample) const {
         const auto it = samples.find(sample);
         INFO("sample " << sample);

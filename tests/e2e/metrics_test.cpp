@@ -76,8 +76,9 @@ TEST_CASE("metrics: runs of every outcome from several hosts are counted as the 
     CHECK(m.families.at("dlock_runs") == "counter");
     CHECK(m.at("dlock_up{}") == 1);
     const auto history = outcomes_in_history(server, "nightly");
-    const std::map<std::string, int> expected{{"ok", 2},   {"failed", 1},       {"timed_out", 1},
-                                              {"lost", 1}, {"skipped_busy", 1}, {"skipped_slot_done", 1}};
+    const std::map<std::string, int> expected{{"ok", 2},           {"failed", 1},
+                                              {"timed_out", 1},    {"lost", 1},
+                                              {"skipped_busy", 1}, {"skipped_slot_done", 1}};
     CHECK(history == expected);
     for (const auto& [outcome, count] : expected) {
         INFO("outcome " << outcome);
@@ -104,8 +105,10 @@ TEST_CASE("metrics: a held name shows its holder, waiter and lease TTL for the N
     REQUIRE(eventually([&] { return run(server, {"status", "busy"}).exit_code == 0; }, 20s));
     auto waiter = start(server, {"run", "-w", "60s", "busy", "--", "true"});
     REQUIRE(eventually(
-        [&] { return run(server, {"status", "busy", "--json"}).out.find("\"waiters\":1") !=
-                     std::string::npos; },
+        [&] {
+            return run(server, {"status", "busy", "--json"}).out.find("\"waiters\":1") !=
+                   std::string::npos;
+        },
         20s));
     const auto r = run(server, {"metrics", "busy", "never-used", "busy"});
     REQUIRE(r.exit_code == 0);
@@ -156,9 +159,9 @@ TEST_CASE("metrics: --output replaces the file whole and a failed write keeps th
     std::thread reader([&] {
         while (!done) {
             const std::string text = read_file(file);
-            if (text != "old\n" && !(text.starts_with("# HELP dlock_up") &&
-                                     text.find("dlock_lease_ttl_seconds{name=\"job\"} 0\n") !=
-                                         std::string::npos))
+            if (text != "old\n" &&
+                !(text.starts_with("# HELP dlock_up") &&
+                  text.find("dlock_lease_ttl_seconds{name=\"job\"} 0\n") != std::string::npos))
                 ++torn;
         }
     });
@@ -169,7 +172,8 @@ TEST_CASE("metrics: --output replaces the file whole and a failed write keeps th
     CHECK(torn == 0);
     const std::string written = read_file(file);
     CHECK(written.find("dlock_runs_total{name=\"job\",outcome=\"ok\"}") != std::string::npos);
-    // A write that fails (a file size limit of one block: EFBIG, and room for the error line) keeps the file and leaves no temporary.
+    // A write that fails (a file size limit of one block: EFBIG, and room for the error line) keeps
+    // the file and leaves no temporary.
     Process limited({"-c", "trap '' XFSZ; ulimit -f 1; exec \"$@\"", "sh", dlock_binary(),
                      "--redis", server.url(), "metrics", "job", "--output", file},
                     clean_env(), "/bin/sh");

@@ -61,8 +61,7 @@ TEST_CASE("metrics: every outcome is counted, zeros included, in one family", "[
     CHECK(text.substr(first, last - first).find("# TYPE") == std::string::npos);
 }
 
-TEST_CASE("metrics: the last run and the last success in seconds, with their hosts",
-          "[metrics]") {
+TEST_CASE("metrics: the last run and the last success in seconds, with their hosts", "[metrics]") {
     const std::string text = metrics_text({true, 1'700'000'200'000, {ran_job()}});
     CHECK(has_line(text, R"(dlock_last_success_timestamp_seconds{name="nightly"} 1700000000)"));
     CHECK(has_line(text, R"(dlock_last_success_duration_seconds{name="nightly"} 12)"));
@@ -77,8 +76,7 @@ TEST_CASE("metrics: the last run and the last success in seconds, with their hos
     CHECK(text.find("dlock_semaphore") == std::string::npos);
 }
 
-TEST_CASE("metrics: a name that never ran has a last success of 0 and no last run",
-          "[metrics]") {
+TEST_CASE("metrics: a name that never ran has a last success of 0 and no last run", "[metrics]") {
     NameMetrics m;
     m.name = "fresh";
     const std::string text = metrics_text({true, 1'000, {m}});

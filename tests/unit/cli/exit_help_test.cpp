@@ -25,10 +25,10 @@ TEST_CASE("every exit status of dlock is on some help page", "[exit_help]") {
                       HelpPage::latch, HelpPage::status, HelpPage::history, HelpPage::release,
                       HelpPage::bench, HelpPage::config, HelpPage::metrics})
         all += exit_status_help(page);
-    for (int code : {exit_code::ok, exit_code::nothing, exit_code::usage, exit_code::no_such_latch,
-                     exit_code::unavailable, exit_code::internal, exit_code::busy,
-                     exit_code::lease_lost, exit_code::not_executable, exit_code::not_found,
-                     exit_code::cannot_create}) {
+    for (int code :
+         {exit_code::ok, exit_code::nothing, exit_code::usage, exit_code::no_such_latch,
+          exit_code::unavailable, exit_code::internal, exit_code::busy, exit_code::lease_lost,
+          exit_code::not_executable, exit_code::not_found, exit_code::cannot_create}) {
         INFO("exit status " << code);
         CHECK(lists(all, code));
     }

@@ -41,8 +41,7 @@ struct ScratchDir {
 
 } // namespace
 
-TEST_CASE("atomic file: replaces the file whole, mode 0644 whatever the umask",
-          "[atomic_file]") {
+TEST_CASE("atomic file: replaces the file whole, mode 0644 whatever the umask", "[atomic_file]") {
     ScratchDir dir;
     const std::string file = dir.path + "/dlock.prom";
     std::ofstream(file) << "old\n";
