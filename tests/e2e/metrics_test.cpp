@@ -193,3 +193,40 @@ TEST_CASE("metrics: --output replaces the file whole and a failed write keeps th
     CHECK(one_line(missing.err));
     CHECK(missing.err.find("no/such/dlock.prom") != std::string::npos);
 }
+
+TEST_CASE("metrics: under Redlock the counts and the holder are the majority's", "[metrics]") {
+    std::vector<std::unique_ptr<RedisServer>> members;
+    for (int i = 0; i < 3; ++i) {
+        members.push_back(RedisServer::start());
+        if (!members.back()) {
+            WARN("redis-server is not installed: skipped");
+            return;
+        }
+    }
+    const auto with = [&](std::vector<std::string> args) {
+        std::vector<std::string> out;
+        for (const auto& m : members)
+            out.insert(out.end(), {"--redis", m->url()});
+        out.insert(out.end(), args.begin(), args.end());
+        return out;
+    };
+    CHECK(run_raw(with({"run", "job", "--", "true"})).exit_code == 0);
+    CHECK(run_raw(with({"run", "job", "--", "true"})).exit_code == 0);
+    CHECK(run_raw(with({"run", "job", "--", "false"})).exit_code == 1);
+    Process holder(with({"run", "job", "--", "sleep", "60"}), clean_env());
+    REQUIRE(eventually([&] { return run_raw(with({"status", "job"})).exit_code == 0; }, 20s));
+    const auto r = run_raw(with({"metrics"}));
+    holder.signal(SIGTERM);
+    holder.wait();
+    REQUIRE(r.exit_code == 0);
+    const auto m = parse_metrics(r.out);
+    if (!m.parser) {
+        WARN("python3-prometheus-client is not installed: the output is not parsed");
+        return;
+    }
+    CHECK(m.at(sample("dlock_runs_total", "name=job,outcome=ok")) == 2);
+    CHECK(m.at(sample("dlock_runs_total", "name=job,outcome=failed")) == 1);
+    CHECK(m.at(sample("dlock_last_run_exit_code", "name=job")) == 1);
+    CHECK(m.at(sample("dlock_holders", "name=job")) == 1);
+    CHECK(m.at(sample("dlock_lease_ttl_seconds", "name=job")) > 0);
+}
