@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
+#include <limits>
 
 namespace dlock::app {
 namespace {
@@ -41,9 +42,17 @@ std::string span(int64_t ms) {
     return hours == 0 ? fmt::format("{}d", ms / kDayMs) : fmt::format("{}d{}h", ms / kDayMs, hours);
 }
 
+// `now_ms - then_ms`, saturated: a record from Redis may hold any number.
+int64_t elapsed(int64_t now_ms, int64_t then_ms) {
+    int64_t out = 0;
+    if (__builtin_sub_overflow(now_ms, then_ms, &out))
+        return then_ms < 0 ? std::numeric_limits<int64_t>::max() : 0;
+    return out;
+}
+
 // An age, to the second ("0s" below one).
 std::string age(int64_t ms) {
-    return span(std::max<int64_t>(ms, 0) / kSecondMs * kSecondMs);
+    return ms < kSecondMs ? "0s" : span(ms / kSecondMs * kSecondMs);
 }
 
 // Text from Redis, safe inside the line: one line, no '|' (which starts the performance data).
@@ -72,21 +81,26 @@ std::string_view ended(Outcome outcome) {
     }
 }
 
-// "failed on web-1 23m ago (exit 3, took 2s)"
+// "failed on web-1 23m ago (exit 3, took 2s)", "succeeded 3h12m ago on web-2 (exit 0, ...)":
+// the outcome first, and what a reader looks for next.
 std::string run_phrase(const RunRecord& r, int64_t now_ms) {
-    return fmt::format("{} on {} {} ago (exit {}, took {})", ended(r.outcome), host(r.host),
-                       age(now_ms - r.end_ms), r.exit_status, span(r.duration_ms));
+    const std::string when = age(elapsed(now_ms, r.end_ms)) + " ago";
+    const std::string where = "on " + host(r.host);
+    return fmt::format("{} {} {} (exit {}, took {})", ended(r.outcome),
+                       r.outcome == Outcome::ok ? when : where,
+                       r.outcome == Outcome::ok ? where : when, r.exit_status, span(r.duration_ms));
 }
 
 bool in_future(const std::optional<RunRecord>& r, int64_t now_ms) {
-    return r && r->end_ms > now_ms && r->end_ms - now_ms > kFutureSlackMs;
+    return r && elapsed(r->end_ms, now_ms) > kFutureSlackMs;
 }
 
 // A value in seconds for the performance data: "11520", "1.5".
 std::string seconds(int64_t ms) {
+    ms = std::max<int64_t>(ms, 0);
     if (ms % kSecondMs == 0)
         return std::to_string(ms / kSecondMs);
-    std::string out = fmt::format("{:.3f}", static_cast<double>(ms) / kSecondMs);
+    std::string out = fmt::format("{}.{:03}", ms / kSecondMs, ms % kSecondMs);
     while (out.back() == '0')
         out.pop_back();
     return out;
@@ -105,13 +119,10 @@ std::string perfdata(const CheckInput& in, const CheckLimits& limits) {
     const auto& last = in.runs.last_run;
     std::string out = fmt::format(
         "{}={};{};{};0", label(in.name, "age"),
-        success
-            ? seconds(std::max<int64_t>(in.now_ms - success->end_ms, 0) / kSecondMs * kSecondMs) +
-                  "s"
-            : "U",
+        success ? seconds(elapsed(in.now_ms, success->end_ms) / kSecondMs * kSecondMs) + "s" : "U",
         limits.warn_age ? seconds(limits.warn_age->count()) : "", seconds(limits.max_age.count()));
     out += fmt::format(" {}={};;;0", label(in.name, "duration"),
-                       last ? seconds(std::max<int64_t>(last->duration_ms, 0)) + "s" : "U");
+                       last ? seconds(last->duration_ms) + "s" : "U");
     for (Outcome o : lock::kOutcomes)
         out += fmt::format(" {}={}c;;;0", label(in.name, lock::outcome_name(o)),
                            std::max<int64_t>(in.runs.count(o), 0));
@@ -122,7 +133,7 @@ std::string perfdata(const CheckInput& in, const CheckLimits& limits) {
 CheckVerdict judge_success(const CheckInput& in, const CheckLimits& limits) {
     const RunRecord& success = *in.runs.last_success;
     const auto& last = in.runs.last_run;
-    const int64_t success_age = in.now_ms - success.end_ms;
+    const int64_t success_age = elapsed(in.now_ms, success.end_ms);
     const bool failed_after = last && last->outcome != Outcome::ok && last->end_ms > success.end_ms;
     CheckVerdict v{CheckState::ok, in.name, ""};
     if (failed_after)
@@ -219,7 +230,7 @@ CheckVerdict judge(const CheckInput& in, const CheckLimits& limits) {
     }
     if (in.running)
         v.text += fmt::format("; running now on {} since {}", host(in.running->host),
-                              age(in.now_ms - in.running->since_ms));
+                              age(elapsed(in.now_ms, in.running->since_ms)));
     v.perfdata = perfdata(in, limits);
     return v;
 }
