@@ -346,3 +346,37 @@ TEST_CASE("check under Redlock: the majority's view, still a verdict with one me
     CHECK(two_down.out.starts_with("UNKNOWN - cannot read job: "));
     CHECK(lines(two_down.out).size() == 1);
 }
+
+TEST_CASE("check under Redlock: a failure recorded by one member of three is not the majority's",
+          "[e2e][check][redlock]") {
+    std::vector<std::unique_ptr<RedisServer>> members;
+    std::vector<std::string> args;
+    for (int i = 0; i < 3; ++i) {
+        members.push_back(RedisServer::start());
+        DLOCK_SKIP_UNLESS_STARTED(members.back(), "redis-server", "Redis");
+        args.insert(args.end(), {"--redis", members.back()->url()});
+    }
+    args.insert(args.end(), {"check", "job", "--max-age", "1d"});
+    for (const auto& m : members)
+        write_success(*m, "job", kHourMs);
+    write_runs(*members[0], "job",
+               {"failed", "1", "last_outcome", "failed", "last_end_ms",
+                std::to_string(server_ms(*members[0])), "last_duration_ms", "2000", "last_exit",
+                "3", "last_host", "web-1"});
+    auto r = run_raw(args);
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.starts_with("OK - job last succeeded 1h ago on web-2 (exit 0, took 4s) |"));
+    CHECK(contains(r.out, "'job_failed'=0c"));
+
+    // Two of three: the majority's view.
+    write_runs(*members[1], "job",
+               {"failed", "1", "last_outcome", "failed", "last_end_ms",
+                std::to_string(server_ms(*members[1])), "last_duration_ms", "2000", "last_exit",
+                "3", "last_host", "web-1"});
+    auto two = run_raw(args);
+    INFO("stdout: " << two.out << "stderr: " << two.err);
+    CHECK(two.exit_code == 1);
+    CHECK(two.out.starts_with("WARNING - job last run failed on web-1 "));
+    CHECK(contains(two.out, "'job_failed'=1c"));
+}
