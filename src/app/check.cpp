@@ -215,11 +215,13 @@ int check_exit_status(CheckState state) {
 }
 
 CheckVerdict judge(const CheckInput& in, const CheckLimits& limits) {
-    if (in_future(in.runs.last_success, in.now_ms) || in_future(in.runs.last_run, in.now_ms))
-        return {CheckState::unknown,
-                in.name + " has a run record dated in the future (server time " +
-                    std::to_string(in.now_ms) + " ms): not believed",
-                perfdata(in, limits)};
+    for (const auto* r : {&in.runs.last_success, &in.runs.last_run})
+        if (in_future(*r, in.now_ms))
+            return {CheckState::unknown,
+                    fmt::format("{} has a run record dated {} after the server's time: not "
+                                "believed",
+                                in.name, span(elapsed((*r)->end_ms, in.now_ms))),
+                    perfdata(in, limits)};
     CheckVerdict v;
     if (in.runs.last_success) {
         v = judge_success(in, limits);

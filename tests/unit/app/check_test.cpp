@@ -153,9 +153,10 @@ TEST_CASE("check: hostile records give a sane state, one line, no crash", "[chec
             CHECK(v.text.find('\n') == std::string::npos);
             CHECK(v.text.find('|') == std::string::npos);
             CHECK(v.perfdata.find('\n') == std::string::npos);
-            if (end > kNow)
-                CHECK(v.state == CheckState::unknown); // a success in the future: not believed
-            else
+            if (end > kNow) { // a success in the future: not believed
+                CHECK(v.state == CheckState::unknown);
+                CHECK(v.text.find(" after the server's time: not believed") != std::string::npos);
+            } else
                 CHECK(v.state == CheckState::critical);        // ages ago
             CHECK(v.perfdata.find("=-") == std::string::npos); // no negative value
         }
