@@ -20,7 +20,7 @@ _dlock_takes_value() {
         --kill-after | --lost-signal | -c | --command | --min-hold | --max-run | -p | --permits | \
         --once-per | --offset | --tolerance | \
         --count | --cycles | --waiters | --handovers | --name | --permit | --pid | --format | \
-        --hold)
+        --hold | --max-age | --warn-age)
         return 0
         ;;
     -n) [[ $2 == history ]] ;; # elsewhere -n is --no-wait
@@ -87,7 +87,7 @@ _dlock() {
             continue
         fi
         case "$path $word" in
-        " run" | " acquire" | " sem" | " latch" | " status" | " history" | " release" | " config" | \
+        " run" | " acquire" | " sem" | " latch" | " status" | " history" | " check" | " release" | " config" | \
             " bench" | "sem run" | "sem status" | "latch create" | "latch count-down" | \
             "latch wait" | "latch status")
             path=${path:+$path }$word
@@ -146,7 +146,7 @@ _dlock_complete() {
     case $path in
     '')
         options=$_dlock_global_options
-        subcommands='run acquire sem latch status history release config bench'
+        subcommands='run acquire sem latch status history check release config bench'
         ;;
     run)
         options=$_dlock_run_options
@@ -193,6 +193,10 @@ _dlock_complete() {
     history)
         options='--help --count --json'
         ((positionals == 0)) && names=1
+        ;;
+    check)
+        options='--help --max-age --warn-age'
+        names=1
         ;;
     release)
         options='--help --force --permit --all-permits --hold'

@@ -17,7 +17,8 @@ enum class HelpPage {
     history,
     release,
     bench,
-    config
+    config,
+    check
 };
 
 // The "Exit status:" section of `page` (after a blank line, without a trailing newline),

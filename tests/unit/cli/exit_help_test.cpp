@@ -49,6 +49,7 @@ TEST_CASE("every help page lists every exit status its subcommand can return", "
         {release, {0, 1, 64, 69, 70}},
         {bench, {0, 64, 69, 70, 75}},
         {config, {0, 64, 70}},
+        {check, {0, 1, 2, 3, 64, 70}},
     };
     for (const auto& [page, codes] : statuses) {
         const auto help = exit_status_help(page);
