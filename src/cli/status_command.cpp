@@ -66,6 +66,7 @@ StatusCommand::StatusCommand(CLI::App& parent) {
                      "redraw the table at a terminal every INTERVAL (default 1s, from 100ms to "
                      "1h), with the last runs, until Ctrl-C")
         ->expected(0, 1)
+        ->allow_extra_args(false) // a vector's default: it would take the NAMEs after it too
         ->option_text("[INTERVAL]")
         ->excludes(json)
         ->excludes(names);
