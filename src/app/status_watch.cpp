@@ -32,7 +32,8 @@ class BlockedSignals {
     // Sleeps `interval`, or until one of the signals is handled.
     void sleep(Millis interval) const {
         const auto ms = interval.count();
-        const timespec period{static_cast<time_t>(ms / 1000), static_cast<long>(ms % 1000) * 1000000};
+        const timespec period{static_cast<time_t>(ms / 1000),
+                              static_cast<long>(ms % 1000) * 1000000};
         (void)ppoll(nullptr, 0, &period, &original_);
     }
 
@@ -56,8 +57,7 @@ class Watch {
   public:
     Watch(lock::Store& store, const Target& target, const WatchOptions& options,
           const WatchView& view, StatusAnswer first)
-        : store_(store), target_(target), options_(options), view_(view),
-          good_(std::move(first)) {}
+        : store_(store), target_(target), options_(options), view_(view), good_(std::move(first)) {}
 
     // Draws a frame; false when the terminal took no more.
     bool draw(bool clear) const {

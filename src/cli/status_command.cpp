@@ -115,10 +115,9 @@ Result<int> StatusCommand::watch(const StatusPlan& plan) const {
     const auto store = store_for(plan.target);
     const WatchHeader header{plan.target.prefix, deployment_of(plan.target), plan.interval,
                              wide_ ? StatusStyle::wide : StatusStyle::table};
-    return app::watch_status(*store, plan.target, {plan.names, plan.interval},
-                             [&](const app::WatchState& state) {
-                                 return watch_lines(state, header);
-                             });
+    return app::watch_status(
+        *store, plan.target, {plan.names, plan.interval},
+        [&](const app::WatchState& state) { return watch_lines(state, header); });
 }
 
 } // namespace dlock::cli

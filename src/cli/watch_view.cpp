@@ -84,8 +84,7 @@ std::string header_line(const WatchHeader& header, int64_t server_ms, bool stale
 
 std::string runs_table(const lock::StatusReading& reading) {
     const int64_t now_ms = server_now(reading);
-    std::vector<Row> rows{
-        {"NAME", "LAST RUN", "ENDED", "HOST", "TOOK", "EXIT", "LAST OK", "RUNS"}};
+    std::vector<Row> rows{{"NAME", "LAST RUN", "ENDED", "HOST", "TOOK", "EXIT", "LAST OK", "RUNS"}};
     for (const auto& name : names_of(reading)) {
         const auto runs = lock::runs_of(reading, name);
         if (runs && !runs->empty())
@@ -100,10 +99,9 @@ std::vector<std::string> watch_lines(const app::WatchState& state, const WatchHe
     const app::StatusAnswer& answer = *state.last_good;
     std::vector<std::string> lines;
     if (state.failure)
-        lines.push_back(fmt::format("{} {}; retrying every {}",
-                                    lock::local_time(state.failed_at_ms, state.failed_at_ms),
-                                    one_line(state.failure->message),
-                                    format_duration(header.interval)));
+        lines.push_back(fmt::format(
+            "{} {}; retrying every {}", lock::local_time(state.failed_at_ms, state.failed_at_ms),
+            one_line(state.failure->message), format_duration(header.interval)));
     lines.push_back(header_line(header, server_now(answer.reading), state.failure != nullptr));
     lines.emplace_back();
     for (auto& line : split_lines(status_text(answer, header.prefix, header.style)))

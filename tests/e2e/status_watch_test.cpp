@@ -97,13 +97,15 @@ TEST_CASE("status --watch redraws the holders in place until Ctrl-C, which exits
     }));
     // Redrawn over and over (the TTL counts down, the server time moves on), the screen
     // cleared once only: each frame goes home and erases what the last one left.
-    CHECK(eventually([&] {
-        std::set<std::string> distinct;
-        for (const auto& f : frames(watch.output()))
-            if (contains(row_of(f, "job"), "exclusive"))
-                distinct.insert(f);
-        return distinct.size() >= 3;
-    }, 20s));
+    CHECK(eventually(
+        [&] {
+            std::set<std::string> distinct;
+            for (const auto& f : frames(watch.output()))
+                if (contains(row_of(f, "job"), "exclusive"))
+                    distinct.insert(f);
+            return distinct.size() >= 3;
+        },
+        20s));
     CHECK(count_of(watch.output(), kClear) == 1);
 
     let_go(dir, {holder.get()});
@@ -194,9 +196,8 @@ TEST_CASE("status --watch keeps going while Redis is down, shows why, and recove
     TempDir dir;
     auto holder = start_holder(*server, dir, "job");
     PtySession watch(watch_argv(*server, {"200ms"}), clean_env());
-    REQUIRE(frame_shows(watch, [](const std::string& f) {
-        return contains(row_of(f, "job"), "exclusive");
-    }));
+    REQUIRE(frame_shows(
+        watch, [](const std::string& f) { return contains(row_of(f, "job"), "exclusive"); }));
 
     server->stop();
     // The error on top with its time, the last reading below it, marked stale.
@@ -210,8 +211,7 @@ TEST_CASE("status --watch keeps going while Redis is down, shows why, and recove
 
     server->restart(); // empty: the holder's lease is gone with the old data set
     CHECK(frame_shows(watch, [](const std::string& f) {
-        return contains(f, "Ctrl-C to quit") && !contains(f, "stale") &&
-               !contains(f, "retrying");
+        return contains(f, "Ctrl-C to quit") && !contains(f, "stale") && !contains(f, "retrying");
     }));
     watch.type("\x03");
     CHECK(watch.wait(20s) == 0);
@@ -222,8 +222,8 @@ TEST_CASE("status --watch keeps going while Redis is down, shows why, and recove
 TEST_CASE("status --watch: Redis unreachable at the start is the usual error, exit 69",
           "[e2e][status][watch]") {
     TempDir dir;
-    PtySession watch({dlock_binary(), "--redis", "unix://" + (dir / "none.sock"), "--connect-timeout",
-                      "1s", "status", "--watch"},
+    PtySession watch({dlock_binary(), "--redis", "unix://" + (dir / "none.sock"),
+                      "--connect-timeout", "1s", "status", "--watch"},
                      clean_env());
     CHECK(watch.wait(20s) == 69);
     const std::string out = watch.output();
@@ -265,10 +265,10 @@ TEST_CASE("status --watch NAME: a word after --watch that is no interval is a NA
     auto holder = start_holder(*server, dir, "job");
     auto other = start_holder(*server, dir, "other");
     const bool before = GENERATE(true, false);
-    PtySession watch(before ? watch_argv(*server, {"job", "other-free"})
-                            : std::vector<std::string>{dlock_binary(), "--redis", server->url(),
-                                                       "status", "job", "--watch", "2s",
-                                                       "other-free"},
+    PtySession watch(before
+                         ? watch_argv(*server, {"job", "other-free"})
+                         : std::vector<std::string>{dlock_binary(), "--redis", server->url(),
+                                                    "status", "job", "--watch", "2s", "other-free"},
                      clean_env());
     REQUIRE(frame_shows(watch, [](const std::string& f) {
         return contains(row_of(f, "job"), "exclusive") && contains(row_of(f, "other-free"), "free");
