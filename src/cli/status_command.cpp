@@ -64,7 +64,7 @@ StatusCommand::StatusCommand(CLI::App& parent) {
                      ->excludes(json);
     app_->add_option("--watch", watch_,
                      "redraw the table at a terminal every INTERVAL (default 1s, from 100ms to "
-                     "1h), with the last runs, until Ctrl-C")
+                     "1h), with the last runs, until Ctrl-C (then exit 0)")
         ->expected(0, 1)
         ->allow_extra_args(false) // a vector's default: it would take the NAMEs after it too
         ->option_text("[INTERVAL]")

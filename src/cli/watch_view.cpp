@@ -75,9 +75,9 @@ std::vector<std::string> split_lines(const std::string& text) {
 
 std::string header_line(const WatchHeader& header, int64_t server_ms, bool stale) {
     return fmt::format("server time {}{}  every {}  prefix {} on {}  Ctrl-C to quit",
-                       lock::local_time(server_ms, server_ms), stale ? " (stale)" : "",
-                       format_duration(header.interval), one_line(header.prefix),
-                       one_line(header.redis));
+                       server_ms > 0 ? lock::local_time(server_ms, server_ms) : "-",
+                       stale ? " (stale)" : "", format_duration(header.interval),
+                       one_line(header.prefix), one_line(header.redis));
 }
 
 } // namespace
