@@ -136,9 +136,17 @@ TEST_CASE("status --watch shows the last run of each name that ran", "[e2e][stat
     CHECK(frame_shows(watch, [](const std::string& f) {
         return has_row(f, "bad", {" failed ", this_host(), " 3 ", " never ", "failed 1"});
     }));
+    // A skipped run is counted, and the last run stays the one that ran.
+    TempDir dir;
+    auto holder = start_holder(*server, dir, "good");
+    REQUIRE(run(*server, {"run", "good", "--", "true"}).exit_code == 75);
+    CHECK(frame_shows(watch, [](const std::string& f) {
+        return has_row(f, "good", {" ok ", "ok 1, skipped_busy 1"});
+    }));
     INFO(last_frame(watch));
     watch.type("\x03");
     CHECK(watch.wait(20s) == 0);
+    let_go(dir, {holder.get()});
 }
 
 TEST_CASE("status --watch redraws the whole screen after a resize and after a resume",
