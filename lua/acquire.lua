@@ -2,15 +2,16 @@
 --
 --   redis-cli --eval build/lua/acquire.lua dlock:{job}:lock dlock:{job}:fence dlock:{job}:queue \
 --     dlock:{job}:alive dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo \
---     dlock:{job}:xqueue dlock:{job}:history dlock:{job}:winfo , OWNER HOLD TTL_MS WAITER \
---     HEARTBEAT_MS HOST PID USER CMD MODE
+--     dlock:{job}:xqueue dlock:{job}:history dlock:{job}:runs dlock:{job}:winfo , OWNER HOLD \
+--     TTL_MS WAITER HEARTBEAT_MS HOST PID USER CMD MODE
 --
 -- KEYS: exclusive holder hash, fencing counter, waiter queue (zset id -> arrival us), waiter
 --       heartbeats (zset id -> deadline ms), prefix of the per-waiter wake lists, shared holds
 --       (zset hold id -> deadline ms), shared hold info (hash), exclusive waiters (zset), and
 --       optionally the history stream: a new acquisition, and the refusal of a caller that does
---       not queue (WAITER "": its final answer), are recorded there; optionally the waiters'
---       details (hash): given, grants are on (lib/grant.lua): an exclusive waiter leaves there
+--       not queue (WAITER "": its final answer), are recorded there; optionally the run
+--       counters (lib/runs.lua), where that refusal counts as skipped_busy; optionally the
+--       waiters' details (hash): given, grants are on (lib/grant.lua): an exclusive waiter leaves there
 --       what a release needs to hand it the lock.
 -- ARGV: owner token, hold id (unique per request, so a retried call is a replay, not a second
 --       hold), lease ms, waiter id ("" = do not queue), heartbeat ms, holder host/pid/user/cmd,
@@ -76,8 +77,9 @@ end
 --@include lib/lease.lua
 --@include lib/holder.lua
 --@include lib/grant.lua
+--@include lib/runs.lua
 
-local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[10],
+local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[11],
            fence = fence, history = history, heartbeat = heartbeat}
 
 -- Shared holds whose lease ran out belong to crashed holders: drop them.
@@ -132,6 +134,7 @@ local function refuse(grant_left)
   local waiters = redis.call('ZCARD', queue)
   local err
   if waiter == '' then
+    count_skip(KEYS[10], 'skipped_busy')
     err = history_add_present(history, 'event', 'skip', 'mode', shared and 's' or 'x',
                               'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
                               'command', ARGV[9], 'other_host', h[1], 'other_pid', h[2],

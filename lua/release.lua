@@ -3,8 +3,8 @@
 --
 --   redis-cli --eval build/lua/release.lua dlock:{job}:lock dlock:{job}:queue dlock:{job}:alive \
 --     dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo dlock:{job}:xqueue \
---     dlock:{job}:history dlock:{job}:winfo dlock:{job}:fence , OWNER HOLD HEARTBEAT_MS MODE \
---     EXIT_STATUS MIN_HOLD_MS FENCE
+--     dlock:{job}:history dlock:{job}:winfo dlock:{job}:fence dlock:{job}:runs , OWNER HOLD \
+--     HEARTBEAT_MS MODE EXIT_STATUS MIN_HOLD_MS FENCE OUTCOME
 --
 -- MODE is 'x' (exclusive, default) or 's' (shared). Idempotent: releasing the same hold id
 -- twice changes nothing the second time.
@@ -16,6 +16,8 @@
 -- their waits are bounded by the key's PTTL.
 -- Optional: KEYS[9] the waiters' details and KEYS[10] the fencing counter: given, a free lock is
 -- granted to an exclusive head of the queue instead of waking it (lib/grant.lua).
+-- Optional: KEYS[11] the run counters (lib/runs.lua), where the last hold's release counts
+-- OUTCOME (ok, failed, timed_out or lost: how the command ended; "" counts nothing).
 -- Optional: FENCE, the lease's fencing token. A hold not found is looked up in the recent
 -- history: a release of that token recorded there means this is a retry of a release that ran
 -- but lost its reply, answered "released"; otherwise the lease vanished (a restart without
@@ -28,21 +30,25 @@
 -- The uncontended release needs only the history; the other pieces are included after it, so
 -- that it returns before Redis creates their functions (as it does on every call).
 --@include lib/history.lua
+--@include lib/runs.lua
 
 local lock, queue, alive, wake = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local readers, rinfo, xqueue, history = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local owner, hold, heartbeat = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local exit_status, min_hold = ARGV[5] or '', tonumber(ARGV[6] or 0) or 0
 local fence = ARGV[7] or ''
+local runs, outcome = KEYS[11], ARGV[8] or ''
 
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- Records the release of a lease acquired at `since`; it never fails the release
--- (lib/history.lua).
+-- Records the release of a lease acquired at `since`, and counts its run; it never fails the
+-- release (lib/history.lua).
 local function record_release(mode, host, pid, user, cmd, since, fence, now, held_until)
+  local end_ms, duration_ms = ms(now), ms(math.max(0, now - (tonumber(since) or now)))
+  count_run(runs, outcome, host or '', exit_status, end_ms, duration_ms)
   local extra = exit_status ~= '' and {'exit_status', exit_status} or {}
   if held_until then
     extra[#extra + 1] = 'held_until_ms'
@@ -50,8 +56,8 @@ local function record_release(mode, host, pid, user, cmd, since, fence, now, hel
   end
   return history_add(history, 'event', 'release', 'mode', mode, 'host', host or '',
                      'pid', pid or '', 'user', user or '', 'command', cmd or '',
-                     'fence', fence or '', 'start_ms', since or '', 'end_ms', ms(now),
-                     'duration_ms', ms(math.max(0, now - (tonumber(since) or now))), unpack(extra))
+                     'fence', fence or '', 'start_ms', since or '', 'end_ms', end_ms,
+                     'duration_ms', duration_ms, unpack(extra))
 end
 
 -- The uncontended release: the last hold of our exclusive lease, no --min-hold keeping it, and

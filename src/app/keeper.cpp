@@ -24,6 +24,23 @@ namespace {
 
 using Clock = lock::LeaseSet::Clock;
 
+// How a hold's end is counted (lock/runs.hpp): `dlock release` is a success, a stop the outcome
+// of its cause; a hold whose owner exited is not counted (its exit status is not known).
+std::optional<lock::Outcome> counted_as(std::optional<int> exit_status) {
+    if (!exit_status)
+        return std::nullopt;
+    switch (*exit_status) {
+    case exit_code::ok:
+        return lock::Outcome::ok;
+    case exit_code::lease_lost:
+        return lock::Outcome::lost;
+    case exit_code::timed_out:
+        return lock::Outcome::timed_out;
+    default:
+        return lock::Outcome::failed;
+    }
+}
+
 // How long a connected `dlock release` may take to send its request (it sends it at once): the
 // loop waits meanwhile, so this must stay well below the lease's safety margin.
 constexpr Millis kRequestWait{500};
@@ -177,6 +194,7 @@ std::pair<int, std::string> Keeper::release(std::optional<int> exit_status) {
     lock::LeaseSet::Ending ending;
     ending.after_loss = state_ != State::held;
     ending.exit_status = exit_status;
+    ending.outcome = counted_as(exit_status);
     ending.min_hold = k_.options.min_hold;
     lock::History* history = k_.backend.history();
     ending.on_gone = [&](const lock::HeldLease& lease) {

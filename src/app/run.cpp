@@ -32,14 +32,16 @@ struct Aftermath {
     std::optional<Error> broken;
 };
 
-// Releases every lease, telling the scripts (and so the history) how the command ended. A lease
+// Releases every lease, telling the scripts (and so the history and the run counters) how the
+// command ended: `exit_status` is what dlock returns for it, `outcome` how it is counted. A lease
 // found no longer ours is recorded as lost. When the command ran to its end, also says whether
 // it may have run without the lock: a lease was found gone (taken away by `release --force`, or
 // expired while dlock was paused so that nothing renewed it), or could not be released after
 // its guarantee had run out.
 Aftermath release_after_run(lock::Backend& backend, lock::LeaseSet& leases,
                             const RunOptions& options, const lock::HolderInfo& self,
-                            int exit_status, const process::Supervisor::Outcome* ran) {
+                            int exit_status, lock::Outcome outcome,
+                            const process::Supervisor::Outcome* ran) {
     Aftermath after;
     // A lease must outlive the moment the command was seen to end.
     auto outlived = [&](const lock::HeldLease& lease) {
@@ -48,6 +50,7 @@ Aftermath release_after_run(lock::Backend& backend, lock::LeaseSet& leases,
     lock::LeaseSet::Ending ending;
     ending.after_loss = true; // any loss is reported here, or was before the release
     ending.exit_status = exit_status;
+    ending.outcome = outcome;
     ending.min_hold = options.min_hold;
     lock::History* history = backend.history(); // locks keep one; semaphores do not
     ending.on_gone = [&](const lock::HeldLease& lease) {
@@ -97,7 +100,7 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
         [&](process::Supervisor& s) { return s.spawn(options.argv, std::move(guardian)); });
     if (!child) {
         release_after_run(backend, leases, options, self, exit_code::of(child.error().fault),
-                          nullptr);
+                          lock::Outcome::failed, nullptr);
         return tl::unexpected(child.error());
     }
 
@@ -128,7 +131,12 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
                            : process::exit_code_from_wait_status(outcome.wait_status);
     if (slot && !options.once_per->strict && status == exit_code::ok)
         mark_slot_done(*slots, leases, options, self, *slot);
-    const Aftermath after = release_after_run(backend, leases, options, self, status, &outcome);
+    const auto counted = outcome.stopped           ? lock::Outcome::lost
+                         : outcome.timed_out       ? lock::Outcome::timed_out
+                         : status == exit_code::ok ? lock::Outcome::ok
+                                                   : lock::Outcome::failed;
+    const Aftermath after =
+        release_after_run(backend, leases, options, self, status, counted, &outcome);
     if (outcome.stopped || !after.gone.empty() || !after.unconfirmed.empty())
         return exit_code::lease_lost;
     if (after.broken)

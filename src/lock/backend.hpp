@@ -2,6 +2,7 @@
 
 #include "lock/history.hpp"
 #include "lock/keys.hpp"
+#include "lock/runs.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
 
@@ -95,6 +96,9 @@ struct ReleaseRequest {
     // of a release that ran (its reply lost: "released") from a lease that vanished meanwhile
     // ("not ours", which the caller reports as lost).
     int64_t fence = 0;
+    // How the run ended, for the run counters (lock/runs.hpp): ok, failed, timed_out or lost;
+    // none counts nothing (a rollback, a --once-per skip, a hold whose owner exited).
+    std::optional<Outcome> outcome{};
 };
 
 // One lease to renew: the keys and owner token it was taken with. An exclusive lease is renewed

@@ -18,10 +18,13 @@ Millis HeldLease::held_for() const {
 }
 
 Result<std::optional<int64_t>> HeldLease::release(Backend& backend, Millis heartbeat,
-                                                  std::optional<int> exit_status, Millis min_hold) {
-    return backend.release(id_.keys,
-                           ReleaseRequest{id_.owner, id_.hold_id, heartbeat, acquired_.shared,
-                                          exit_status, min_hold, acquired_.fence});
+                                                  std::optional<int> exit_status, Millis min_hold,
+                                                  std::optional<Outcome> outcome) {
+    ReleaseRequest request{id_.owner, id_.hold_id, heartbeat, acquired_.shared, exit_status};
+    request.outcome = outcome;
+    request.min_hold = min_hold;
+    request.fence = acquired_.fence;
+    return backend.release(id_.keys, request);
 }
 
 } // namespace dlock::lock

@@ -47,10 +47,12 @@ class HeldLease {
     // The watchdog it was handed to has stopped (LeaseSet::pause_renewals): hand it over again.
     void stop_renewing() { renewing_ = false; }
     // Holds left (0: released), or nullopt when it was no longer ours. `exit_status` is the
-    // command's, for the history; `min_hold` keeps an exclusive lease until acquisition + it.
+    // command's, for the history, and `outcome` how it ended, for the run counters;
+    // `min_hold` keeps an exclusive lease until acquisition + it.
     Result<std::optional<int64_t>> release(Backend& backend, Millis heartbeat,
                                            std::optional<int> exit_status = std::nullopt,
-                                           Millis min_hold = Millis(0));
+                                           Millis min_hold = Millis(0),
+                                           std::optional<Outcome> outcome = std::nullopt);
 
   private:
     LeaseId id_;

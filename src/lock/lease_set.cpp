@@ -115,13 +115,15 @@ void LeaseSet::release_all(Backend& backend, const Ending& ending) {
             ++skipped;
             continue;
         }
-        auto released = lease.release(backend, heartbeat_, ending.exit_status, ending.min_hold);
+        auto released =
+            lease.release(backend, heartbeat_, ending.exit_status, ending.min_hold, ending.outcome);
         const auto worth_it = std::max(retry_until, lease.clock().guaranteed_until());
         while (!released && released.error().transient &&
                Clock::now() < (released.error().unreachable ? retry_until : worth_it)) {
             log::debug("release {}: {}; retrying", lease.name(), released.error().message);
             std::this_thread::sleep_for(backoff.next());
-            released = lease.release(backend, heartbeat_, ending.exit_status, ending.min_hold);
+            released = lease.release(backend, heartbeat_, ending.exit_status, ending.min_hold,
+                                     ending.outcome);
         }
         if (!released && released.error().transient)
             skipped = 1; // this one; the others follow

@@ -56,6 +56,7 @@ class LeaseSet {
     struct Ending {
         bool after_loss = false;        // a lease already gone is expected, not worth a warning
         std::optional<int> exit_status; // what dlock returns for the command
+        std::optional<Outcome> outcome; // how it ended, for the run counters (none: uncounted)
         Millis min_hold{0};             // --min-hold
         // Called for a lease no longer ours: gone or someone else's. A store answers a retry
         // of a release that ran (its reply lost) with "released", so this is a lost lease.

@@ -37,7 +37,7 @@ struct RunRecord {
     Outcome outcome = Outcome::ok; // ok, failed, timed_out or lost
     int64_t end_ms = 0;            // server time the run ended
     int64_t duration_ms = 0;       // from the acquisition to its end
-    int exit_status = 0;           // what dlock returned for it
+    int exit_status = 0;           // what dlock returned for it; -1: not known
     std::string host;              // where it ran
 };
 

@@ -3,12 +3,13 @@
 #include <charconv>
 
 namespace dlock::redis {
-Result<void> append_history(ScriptSession& session, const std::string& key,
+Result<void> append_history(ScriptSession& session, const std::string& key, const std::string& runs,
                             const HistoryFields& fields) {
     std::vector<std::string_view> args;
     for (const auto& [name, value] : fields)
         args.insert(args.end(), {name, value});
-    auto reply = session.run(scripts::history_add, {key}, args);
+    auto reply = runs.empty() ? session.run(scripts::history_add, {key}, args)
+                              : session.run(scripts::history_add, {key, runs}, args);
     TRY(reply);
     return {};
 }

@@ -44,9 +44,9 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
                                                   const lock::AcquireRequest& r) {
     const std::string ttl = ms(r.ttl), heartbeat = ms(r.heartbeat);
     const std::string pid = std::to_string(r.self.pid);
-    std::vector<std::string_view> key_list{keys.lock,  keys.fence,  keys.queue,
-                                           keys.alive, keys.wake,   keys.readers,
-                                           keys.rinfo, keys.xqueue, keys.history};
+    std::vector<std::string_view> key_list{keys.lock,    keys.fence,   keys.queue, keys.alive,
+                                           keys.wake,    keys.readers, keys.rinfo, keys.xqueue,
+                                           keys.history, keys.runs};
     if (grants_on(session_.deployment()))
         key_list.push_back(keys.winfo);
     auto [replies, acks, replication] =
@@ -107,11 +107,11 @@ Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
     const std::string heartbeat = ms(r.heartbeat), min_hold = ms(r.min_hold);
     const std::string exit_status = r.exit_status ? std::to_string(*r.exit_status) : "";
     const std::string fence = r.fence > 0 ? std::to_string(r.fence) : "";
-    auto reply =
-        run(scripts::release,
-            {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo, keys.xqueue,
-             keys.history, keys.winfo, keys.fence},
-            {r.owner, r.hold_id, heartbeat, r.shared ? "s" : "x", exit_status, min_hold, fence});
+    auto reply = run(scripts::release,
+                     {keys.lock, keys.queue, keys.alive, keys.wake, keys.readers, keys.rinfo,
+                      keys.xqueue, keys.history, keys.winfo, keys.fence, keys.runs},
+                     {r.owner, r.hold_id, heartbeat, r.shared ? "s" : "x", exit_status, min_hold,
+                      fence, r.outcome ? lock::outcome_name(*r.outcome) : ""});
     TRY(reply);
     if (reply->size() != 2 && reply->size() != 3)
         return tl::unexpected(bad_reply(scripts::release));
@@ -147,7 +147,7 @@ Result<void> LockBackend::leave_queue(const lock::Keys& keys, std::string_view w
 }
 
 Result<void> LockBackend::append(const lock::Keys& keys, const lock::HistoryFields& fields) {
-    return append_history(session_, keys.history, fields);
+    return append_history(session_, keys.history, keys.runs, fields);
 }
 
 Result<bool> LockBackend::commit_fence(const lock::Keys& keys, std::string_view owner,

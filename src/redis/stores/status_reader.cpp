@@ -2,6 +2,7 @@
 
 #include "lock/keys.hpp"
 #include "redis/scripts/script_reply.hpp"
+#include "redis/stores/runs_reader.hpp"
 
 #include <set>
 
@@ -12,8 +13,8 @@ namespace {
 std::vector<std::string> status_keys(const std::string& prefix, const std::string& name) {
     const auto keys = lock::Keys::of(prefix, name);
     const auto latch = lock::LatchKeys::of(prefix, name);
-    return {keys.lock,     keys.readers, keys.rinfo,   keys.alive, latch.latch,
-            latch.waiters, keys.sem,     keys.permits, keys.squeue};
+    return {keys.lock,     keys.readers, keys.rinfo,   keys.alive,  latch.latch,
+            latch.waiters, keys.sem,     keys.permits, keys.squeue, keys.runs};
 }
 
 // Holders in groups of 8: deadline, host, pid, user, cmd, since, fence, holds.
@@ -28,7 +29,7 @@ bool parse_holders(ReplyView list, size_t from, int64_t now_ms,
 }
 
 Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int64_t& now_ms) {
-    if (!v.is_array() || v.size() != 6)
+    if (!v.is_array() || v.size() != 7)
         return tl::unexpected(bad_reply(scripts::status));
     now_ms = v[0].as_int();
     lock::NameStatus s;
@@ -61,6 +62,7 @@ Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int6
         if (!parse_holders(sem, 2, now_ms, s.semaphore->holders))
             return tl::unexpected(bad_reply(scripts::status));
     }
+    s.runs = parse_runs(v[6]);
     return s;
 }
 
@@ -106,7 +108,8 @@ Result<lock::StatusReport> read_status(ScriptSession& session, const std::string
     std::vector<ScriptCall> calls;
     calls.reserve(names.size());
     for (const auto& k : keys)
-        calls.push_back({std::vector<std::string_view>(k.begin(), k.end()), {}});
+        calls.push_back({std::vector<std::string_view>(k.begin(), k.end()),
+                         std::vector<std::string_view>(kRunFields.begin(), kRunFields.end())});
     auto replies = session.run_each(scripts::status, calls);
 
     for (size_t i = 0; i < names.size(); ++i) {

@@ -143,7 +143,7 @@ TEST_CASE("history_add records client-side events with server-time start and end
     auto conn = server->connect();
     auto session = server->session();
     const auto before = server_time_ms(*server);
-    ok(redis::append_history(session, job_keys().history,
+    ok(redis::append_history(session, job_keys().history, "",
                              {{"event", "lost"},
                               {"host", "web-1"},
                               {"fence", "17"},
