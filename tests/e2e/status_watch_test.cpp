@@ -161,7 +161,9 @@ TEST_CASE("status --watch redraws the whole screen after a resize and after a re
     CHECK(eventually([&] { return count_of(watch.output(), kClear) == 2; }, 20s));
     CHECK(frame_shows(watch, [](const std::string& f) {
         const auto all = lines(f);
-        return !all.empty() && all.front().size() == 39 && all.front().ends_with("...");
+        return !all.empty() && all.front().size() == 39 && all.front().ends_with("...") &&
+               std::all_of(all.begin(), all.end(),
+                           [](const std::string& line) { return line.size() <= 39; });
     }));
 
     kill(watch.pid(), SIGSTOP);
@@ -171,6 +173,22 @@ TEST_CASE("status --watch redraws the whole screen after a resize and after a re
 
     kill(watch.pid(), SIGTERM);
     CHECK(watch.wait(20s) == 128 + SIGTERM);
+}
+
+TEST_CASE("status --watch fits a long table in the window's height", "[e2e][status][watch]") {
+    REQUIRE_REDIS(server);
+    for (int i = 10; i < 40; ++i)
+        REQUIRE(run(*server, {"latch", "create", "l" + std::to_string(i), "1"}).exit_code == 0);
+    PtySession watch(watch_argv(*server, {"1h"}), clean_env()); // 24 rows
+    // The header, a blank line, the table's header and 20 of its rows, then how many more (10
+    // rows, a blank line and the line about runs).
+    CHECK(frame_shows(watch, [](const std::string& f) {
+        const auto all = lines(f);
+        return all.size() == 24 && all[23] == "... 12 more" && all[22].rfind("l29 ", 0) == 0;
+    }));
+    INFO(last_frame(watch));
+    watch.type("\x03");
+    CHECK(watch.wait(20s) == 0);
 }
 
 TEST_CASE("status --watch stopped by Ctrl-Z redraws after fg, and Ctrl-C gives the shell 0",
