@@ -187,7 +187,7 @@ _dlock_complete() {
         ((positionals == 0)) && names=1
         ;;
     status)
-        options='--help --json --names --wide'
+        options='--help --json --names --wide --watch'
         names=1
         ;;
     history)

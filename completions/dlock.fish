@@ -150,6 +150,7 @@ complete -c dlock -n '__dlock_at "sem status" "latch status" status' -l json -d 
 # status, history, release, bench.
 complete -c dlock -n '__dlock_at status' -l names -d 'Print only the names in use'
 complete -c dlock -n '__dlock_at status' -s l -l wide -d 'Show every column'
+complete -c dlock -n '__dlock_at status' -l watch -d 'Redraw at a terminal every INTERVAL (default 1s) until Ctrl-C'
 complete -c dlock -n '__dlock_at history' -s n -l count -x -d 'Show the newest COUNT entries'
 complete -c dlock -n '__dlock_at history' -l json -d 'Print a JSON array'
 complete -c dlock -n '__dlock_at check' -l max-age -x -d 'CRITICAL when the last success is older'
