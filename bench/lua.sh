@@ -56,8 +56,9 @@ load_scripts() {
 # The calls of `dlock run` for name I in round R: acquire_cmd I R...
 acquire_cmd() {
     local b="dlock:{lua-$1}:"
-    echo "EVALSHA $ACQUIRE 9 ${b}lock ${b}fence ${b}queue ${b}alive ${b}wake: ${b}readers" \
-        "${b}rinfo ${b}xqueue ${b}history owner$1-$2 hold$1-$2 30000 \"\" 3000 $HOST $$ bench true x"
+    echo "EVALSHA $ACQUIRE 11 ${b}lock ${b}fence ${b}queue ${b}alive ${b}wake: ${b}readers" \
+        "${b}rinfo ${b}xqueue ${b}history ${b}runs ${b}winfo" \
+        "owner$1-$2 hold$1-$2 30000 \"\" 3000 $HOST $$ bench true x"
 }
 renew_cmd() {
     local b="dlock:{lua-$1}:"
@@ -65,8 +66,8 @@ renew_cmd() {
 }
 release_cmd() {
     local b="dlock:{lua-$1}:"
-    echo "EVALSHA $RELEASE 8 ${b}lock ${b}queue ${b}alive ${b}wake: ${b}readers ${b}rinfo" \
-        "${b}xqueue ${b}history owner$1-$2 hold$1-$2 3000 x 0 0 1"
+    echo "EVALSHA $RELEASE 11 ${b}lock ${b}queue ${b}alive ${b}wake: ${b}readers ${b}rinfo" \
+        "${b}xqueue ${b}history ${b}winfo ${b}fence ${b}runs owner$1-$2 hold$1-$2 3000 x 0 0 1 ok"
 }
 min_acquire_cmd() { echo "EVALSHA $MIN_ACQUIRE 1 minimal:$1 token$1-$2"; }
 min_release_cmd() { echo "EVALSHA $MIN_RELEASE 1 minimal:$1 token$1-$2"; }

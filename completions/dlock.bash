@@ -20,7 +20,7 @@ _dlock_takes_value() {
         --kill-after | --lost-signal | -c | --command | --min-hold | --max-run | -p | --permits | \
         --once-per | --offset | --tolerance | \
         --count | --cycles | --waiters | --handovers | --name | --permit | --pid | --format | \
-        --hold | --output)
+        --hold | --max-age | --warn-age | --output)
         return 0
         ;;
     -n) [[ $2 == history ]] ;; # elsewhere -n is --no-wait
@@ -88,7 +88,7 @@ _dlock() {
             continue
         fi
         case "$path $word" in
-        " run" | " acquire" | " sem" | " latch" | " status" | " history" | " release" | " config" | \
+        " run" | " acquire" | " sem" | " latch" | " status" | " history" | " check" | " release" | " config" | \
             " bench" | " metrics" | "sem run" | "sem status" | "latch create" | "latch count-down" | \
             "latch wait" | "latch status")
             path=${path:+$path }$word
@@ -147,7 +147,7 @@ _dlock_complete() {
     case $path in
     '')
         options=$_dlock_global_options
-        subcommands='run acquire sem latch status history release config bench metrics'
+        subcommands='run acquire sem latch status history check release config bench metrics'
         ;;
     run)
         options=$_dlock_run_options
@@ -188,12 +188,16 @@ _dlock_complete() {
         ((positionals == 0)) && names=1
         ;;
     status)
-        options='--help --json --names --wide'
+        options='--help --json --names --wide --watch'
         names=1
         ;;
     history)
         options='--help --count --json'
         ((positionals == 0)) && names=1
+        ;;
+    check)
+        options='--help --max-age --warn-age'
+        names=1
         ;;
     release)
         options='--help --force --permit --all-permits --hold'

@@ -24,7 +24,7 @@ function __dlock_parse
             case -w --wait --timeout -E --conflict-exit-code --timeout-exit-code --ttl -k \
                 --kill-after --lost-signal -c --command --min-hold --max-run -p --permits --count --cycles \
                 --once-per --offset --tolerance \
-                --waiters --handovers --name --permit --pid --format --hold --output
+                --waiters --handovers --name --permit --pid --format --hold --max-age --warn-age --output
                 set i (math $i + 1)
             case -n
                 test "$path" = history; and set i (math $i + 1)
@@ -34,7 +34,7 @@ function __dlock_parse
                 test -z "$path"; and set -a globals $word
             case '*'
                 switch "$path $word"
-                    case ' run' ' acquire' ' sem' ' latch' ' status' ' history' ' release' ' config' \
+                    case ' run' ' acquire' ' sem' ' latch' ' status' ' history' ' check' ' release' ' config' \
                         ' bench' ' metrics' 'sem run' 'sem status' 'latch create' 'latch count-down' \
                         'latch wait' 'latch status'
                         set path (string trim -- "$path $word")
@@ -106,6 +106,7 @@ complete -c dlock -n $top -a sem -d 'Semaphores: at most N holders at once'
 complete -c dlock -n $top -a latch -d 'Count-down latches'
 complete -c dlock -n $top -a status -d 'Show who holds locks, semaphores and latches'
 complete -c dlock -n $top -a history -d 'Show what happened to a name'
+complete -c dlock -n $top -a check -d 'Monitoring plugin: did a name succeed within --max-age'
 complete -c dlock -n $top -a release -d 'Break a lock or semaphore permits whoever holds them (--force)'
 complete -c dlock -n $top -a config -d 'Show the effective settings and their origin'
 complete -c dlock -n $top -a bench -d 'Measure this Redis as dlock uses it'
@@ -152,8 +153,11 @@ complete -c dlock -n '__dlock_at "sem status" "latch status" status' -l json -d 
 # status, history, release, bench.
 complete -c dlock -n '__dlock_at status' -l names -d 'Print only the names in use'
 complete -c dlock -n '__dlock_at status' -s l -l wide -d 'Show every column'
+complete -c dlock -n '__dlock_at status' -l watch -d 'Redraw at a terminal every INTERVAL (default 1s) until Ctrl-C'
 complete -c dlock -n '__dlock_at history' -s n -l count -x -d 'Show the newest COUNT entries'
 complete -c dlock -n '__dlock_at history' -l json -d 'Print a JSON array'
+complete -c dlock -n '__dlock_at check' -l max-age -x -d 'CRITICAL when the last success is older'
+complete -c dlock -n '__dlock_at check' -l warn-age -x -d 'WARNING when the last success is older'
 complete -c dlock -n '__dlock_at release' -s f -l force -d 'Really break the lock or permits'
 complete -c dlock -n '__dlock_at release' -l permit -x \
     -d 'Break only this permit of semaphore NAME (id from sem status)'
@@ -165,9 +169,9 @@ complete -c dlock -n '__dlock_at bench' -l handovers -x -d 'Handover samples per
 complete -c dlock -n '__dlock_at bench' -l name -x -d 'Name prefix of the bench keys'
 complete -c dlock -n '__dlock_at bench' -l json -d 'Print JSON'
 complete -c dlock -n '__dlock_at metrics' -s o -l output -r -F -d 'Write FILE atomically instead of stdout'
-complete -c dlock -n '__dlock_at sem latch "sem status" "latch status" "latch create" "latch count-down" "latch wait" status history release config bench metrics' \
+complete -c dlock -n '__dlock_at sem latch "sem status" "latch status" "latch create" "latch count-down" "latch wait" status history check release config bench metrics' \
     -s h -l help -d 'Print help and exit'
 
 # Names.
-complete -c dlock -n '__dlock_at run acquire "sem run" "sem status" status history release metrics "latch create" "latch count-down" "latch wait" "latch status"' \
+complete -c dlock -n '__dlock_at run acquire "sem run" "sem status" status history check release metrics "latch create" "latch count-down" "latch wait" "latch status"' \
     -a '(__dlock_names)' -d name

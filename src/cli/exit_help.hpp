@@ -18,6 +18,7 @@ enum class HelpPage {
     release,
     bench,
     config,
+    check,
     metrics
 };
 

@@ -2,6 +2,7 @@
 
 #include "cli/acquire_command.hpp"
 #include "cli/bench_command.hpp"
+#include "cli/check_command.hpp"
 #include "cli/config_command.hpp"
 #include "cli/exit_help.hpp"
 #include "cli/help_formatter.hpp"
@@ -78,7 +79,8 @@ constexpr Entry kSubcommands[] = {
     {"bench", add<BenchCommand>},     {"latch", add<LatchCommand>},
     {"status", add<StatusCommand>},   {"history", add<HistoryCommand>},
     {"release", add<ReleaseCommand>}, {"sem", add<SemCommand>},
-    {"config", add<ConfigCommand>},   {"metrics", add<MetricsCommand>},
+    {"config", add<ConfigCommand>},   {"check", add<CheckCommand>},
+    {"metrics", add<MetricsCommand>},
 };
 
 // The first thing `dlock --help` shows after its usage line: what a cron job needs.

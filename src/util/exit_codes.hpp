@@ -10,6 +10,12 @@
 namespace dlock::exit_code {
 
 inline constexpr int ok = 0;
+// `dlock check` alone answers in the monitoring plugins' statuses (Nagios, Icinga, Sensu, Zabbix
+// read them as they are), a Redis failure included: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
+inline constexpr int check_ok = 0;
+inline constexpr int check_warning = 1;
+inline constexpr int check_critical = 2;
+inline constexpr int check_unknown = 3;
 inline constexpr int nothing = 1; // status: nothing held; history: none; release --force: free
 inline constexpr int usage = 64;  // EX_USAGE: bad option, name, duration or URL
 // EX_NOINPUT: no such latch (never created, or its TTL ran out; also when it expires during

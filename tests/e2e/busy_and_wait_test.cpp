@@ -168,8 +168,9 @@ TEST_CASE("waiters get the lock in arrival order", "[e2e][busy][wait]") {
     for (auto& w : waiters)
         CHECK(w->wait(20s).exit_code == 0);
     CHECK(read_file(order) == "first\nsecond\nthird\nfourth\n");
-    // Only the fencing counter and the history are left.
-    CHECK(all_keys(*server) == key("job", "fence") + " " + key("job", "history") + " ");
+    // Only the fencing counter, the history and the run counters are left.
+    CHECK(all_keys(*server) ==
+          key("job", "fence") + " " + key("job", "history") + " " + key("job", "runs") + " ");
 }
 
 TEST_CASE("a waiter killed while queued delays the others only briefly", "[e2e][busy][wait]") {

@@ -25,8 +25,8 @@ inline bool can_simulate_hosts() {
 inline ProcessResult run_as_host(const RedisServer& server, const std::string& host,
                                  std::vector<std::string> args, const Env& env = {},
                                  milliseconds timeout = 30s) {
-    std::vector<std::string> argv{"--uts", "/bin/sh", "-c", "hostname \"$0\" && exec \"$@\"",
-                                  host, dlock_binary()};
+    std::vector<std::string> argv{"--uts", "/bin/sh",     "-c", "hostname \"$0\" && exec \"$@\"",
+                                  host,    dlock_binary()};
     for (auto& a : with_redis(server, std::move(args)))
         argv.push_back(std::move(a));
     Process p(std::move(argv), clean_env(env), "/usr/bin/unshare");

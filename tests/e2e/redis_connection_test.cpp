@@ -218,7 +218,7 @@ TEST_CASE("password authentication", "[e2e][redis][password]") {
         CHECK(r.err.find(kPassword) == std::string::npos);
     }
     // Whatever happened, no lease is left behind.
-    CHECK(authed_dbsize(*server) <= 2); // at most the fencing counter and the history
+    CHECK(authed_dbsize(*server) <= 3); // at most the fencing counter, history and run counters
     authed(*server, kPassword).command({"CONFIG", "SET", "requirepass", ""});
 }
 
@@ -253,10 +253,10 @@ TEST_CASE("the database number in the URL is used", "[e2e][redis]") {
         return reply->integer();
     };
     CHECK(run_raw({"--redis", server->url() + "?db=3", "run", "job", "--", "true"}).exit_code == 0);
-    CHECK(dbsize_of(3) == 2); // the fencing counter and the history
+    CHECK(dbsize_of(3) == 3); // the fencing counter, the history and the run counters
     CHECK(run_raw({"--redis", server->tcp_url() + "/5", "run", "job", "--", "true"}).exit_code ==
           0);
-    CHECK(dbsize_of(5) == 2);
+    CHECK(dbsize_of(5) == 3);
     CHECK(dbsize_of(0) == 0);
     // A database the server does not have.
     auto r = run_raw({"--redis", server->url() + "?db=99", "run", "job", "--", "true"});
@@ -288,13 +288,13 @@ TEST_CASE("key names follow --prefix and DLOCK_PREFIX", "[e2e][redis][prefix]") 
         CHECK(held.find("myapp:{job}:lock ") != std::string::npos);
         CHECK(held.find("myapp:{job}:fence ") != std::string::npos);
         CHECK(held.find("dlock:") == std::string::npos);
-        CHECK(after == "myapp:{job}:fence myapp:{job}:history ");
+        CHECK(after == "myapp:{job}:fence myapp:{job}:history myapp:{job}:runs ");
     }
     SECTION("DLOCK_PREFIX") {
         auto [held, after] = keys_while_held({}, {{"DLOCK_PREFIX", "env.pfx"}});
         CHECK(held.find("env.pfx:{job}:lock ") != std::string::npos);
         CHECK(held.find("dlock:") == std::string::npos);
-        CHECK(after == "env.pfx:{job}:fence env.pfx:{job}:history ");
+        CHECK(after == "env.pfx:{job}:fence env.pfx:{job}:history env.pfx:{job}:runs ");
     }
     SECTION("--prefix wins over DLOCK_PREFIX") {
         auto [held, after] = keys_while_held({"--prefix", "cli"}, {{"DLOCK_PREFIX", "env"}});
@@ -304,7 +304,7 @@ TEST_CASE("key names follow --prefix and DLOCK_PREFIX", "[e2e][redis][prefix]") 
     SECTION("the default prefix is dlock") {
         auto [held, after] = keys_while_held({}, {});
         CHECK(held.find("dlock:{job}:lock ") != std::string::npos);
-        CHECK(after == "dlock:{job}:fence dlock:{job}:history ");
+        CHECK(after == "dlock:{job}:fence dlock:{job}:history dlock:{job}:runs ");
     }
     SECTION("different prefixes are different locks") {
         std::filesystem::remove(dir / "ready");

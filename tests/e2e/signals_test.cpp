@@ -49,7 +49,7 @@ TEST_CASE("signals sent to dlock are forwarded to the command", "[e2e][signals]"
     CHECK(since(sent) < 5s);
     CHECK(process_gone(command));
     CHECK(r.err.find("dlock:") == std::string::npos); // the shell may report the signal
-    CHECK(dbsize(*server) == 2);                      // the fencing counter, the history
+    CHECK(dbsize(*server) == 3); // the fencing counter, the history, the run counters
 }
 
 TEST_CASE("a command killed by the forwarded signal gives 128+N", "[e2e][signals]") {

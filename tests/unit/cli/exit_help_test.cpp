@@ -50,6 +50,7 @@ TEST_CASE("every help page lists every exit status its subcommand can return", "
         {release, {0, 1, 64, 69, 70}},
         {bench, {0, 64, 69, 70, 75}},
         {config, {0, 64, 70}},
+        {check, {0, 1, 2, 3, 64, 70}},
         {metrics, {0, 64, 69, 70, 73}},
     };
     for (const auto& [page, codes] : statuses) {

@@ -138,6 +138,17 @@ TEST_CASE("a name is in use by the keys that exist only while it is", "[keys]") 
     }
 }
 
+TEST_CASE("a name with run counters is known, though not in use", "[keys]") {
+    const auto keys = Keys::of("dlock", "nightly");
+    CHECK_FALSE(lock::name_in_use("dlock", keys.runs));
+    CHECK(lock::name_of("dlock", keys.runs, lock::NameScope::known) ==
+          std::optional<std::string_view>("nightly"));
+    CHECK(lock::name_of("dlock", keys.lock, lock::NameScope::known) ==
+          std::optional<std::string_view>("nightly"));
+    CHECK_FALSE(lock::name_of("dlock", keys.history, lock::NameScope::known));
+    CHECK_FALSE(lock::name_of("dlock", "dlock:{a b}:runs", lock::NameScope::known));
+}
+
 TEST_CASE("keys of other prefixes or of no name are not names in use", "[keys]") {
     for (const std::string key :
          {"other:{job}:lock", "dlock:stray", "dlock:x:{sub}:lock", "dlockx:{job}:lock",
