@@ -3,7 +3,7 @@
 --   redis-cli --eval build/lua/acquire.lua dlock:{job}:lock dlock:{job}:fence dlock:{job}:queue \
 --     dlock:{job}:alive dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo \
 --     dlock:{job}:xqueue dlock:{job}:history dlock:{job}:runs dlock:{job}:winfo , OWNER HOLD \
---     TTL_MS WAITER HEARTBEAT_MS HOST PID USER CMD MODE
+--     TTL_MS WAITER HEARTBEAT_MS HOST PID USER CMD MODE FINAL
 --
 -- KEYS: exclusive holder hash, fencing counter, waiter queue (zset id -> arrival us), waiter
 --       heartbeats (zset id -> deadline ms), prefix of the per-waiter wake lists, shared holds
@@ -15,7 +15,8 @@
 --       what a release needs to hand it the lock.
 -- ARGV: owner token, hold id (unique per request, so a retried call is a replay, not a second
 --       hold), lease ms, waiter id ("" = do not queue), heartbeat ms, holder host/pid/user/cmd,
---       mode "x" (exclusive, default) or "s" (shared).
+--       mode "x" (exclusive, default) or "s" (shared), and "0" when a refusal without a queue is
+--       not the caller's final answer (a Redlock waiter's round): nothing is recorded then.
 -- Returns {1, fencing token, holds, granted mode} when the caller now holds the lease,
 --         {0, ms until the blocking lease may expire (when free but others are queued first:
 --          until the first heartbeat in the queue may lapse), host, pid, user, cmd, since ms, fencing
@@ -133,7 +134,7 @@ local function refuse(grant_left)
   end
   local waiters = redis.call('ZCARD', queue)
   local err
-  if waiter == '' then
+  if waiter == '' and ARGV[11] ~= '0' then
     count_skip(KEYS[10], 'skipped_busy')
     err = history_add_present(history, 'event', 'skip', 'mode', shared and 's' or 'x',
                               'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],

@@ -34,13 +34,14 @@ for i = 1, #ARGV - 1, 2 do
     end
   end
 end
-local id = redis.call(unpack(args))
-redis.call('PEXPIRE', history, HISTORY_TTL_MS)
-
+-- Counted first: a history key of another type fails the XADD, never the count.
 if given.event == 'lost' then
   count_run(KEYS[2], 'lost', given.host or '', given.exit_status or '',
             string.format('%.0f', now_ms), string.format('%.0f', tonumber(given.duration_ms) or 0))
 elseif given.event == 'skip' then
   count_skip(KEYS[2], given.slot and 'skipped_slot_done' or 'skipped_busy')
 end
+
+local id = redis.call(unpack(args))
+redis.call('PEXPIRE', history, HISTORY_TTL_MS)
 return id

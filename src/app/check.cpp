@@ -106,11 +106,12 @@ std::string seconds(int64_t ms) {
     return out;
 }
 
-// 'NAME_what': the plugins' guidelines allow any label but for '=' and the quote.
+// 'NAME_what': the plugins' guidelines allow any label but for '=' and the quote. A name's '='
+// becomes '~', which no name has, so two names never share a label.
 std::string label(std::string_view name, std::string_view what) {
     std::string out = fmt::format("{}_{}", name, what);
-    std::replace(out.begin(), out.end(), '=', '_');
-    std::replace(out.begin(), out.end(), '\'', '_');
+    std::replace(out.begin(), out.end(), '=', '~');
+    std::replace(out.begin(), out.end(), '\'', '~');
     return "'" + out + "'";
 }
 
@@ -171,6 +172,17 @@ std::optional<lock::HolderInfo> running(const lock::StatusReading& reading, std:
     return std::nullopt;
 }
 
+// What `name` is when it is no lock but a semaphore or a latch, whose runs are not counted;
+// nullptr for a lock (or nothing at all: a job that never ran).
+const char* uncounted_kind(const lock::StatusReading& reading, std::string_view name) {
+    for (const auto& member : reading.members)
+        if (member.report)
+            for (const auto& s : member.report->names)
+                if (s.name == name && s.lock.state == lock::LockStatus::State::free)
+                    return s.semaphore ? "a semaphore" : s.latch ? "a latch" : nullptr;
+    return nullptr;
+}
+
 // The server time of the reading (the first member that answered) and why there is none.
 Result<int64_t> server_now(const lock::StatusReading& reading) {
     std::string why = "no member answered";
@@ -191,6 +203,12 @@ CheckVerdict judge_reading(const lock::StatusReading& reading, const std::string
     if (!runs)
         return unreadable(name, reading.quorum > 0 ? "fewer than a majority of members answered"
                                                    : "the server's reply does not have it");
+    if (const char* kind = uncounted_kind(reading, name); kind && runs->empty())
+        return {CheckState::unknown,
+                fmt::format("{} is {}: dlock counts the runs of locks only (dlock run, "
+                            "dlock acquire)",
+                            name, kind),
+                ""};
     return judge({name, std::move(*runs), running(reading, name), *now}, limits);
 }
 

@@ -41,6 +41,10 @@ struct AcquireRequest {
     Millis heartbeat{};    // how long a silent waiter stays in the queue
     HolderInfo self;       // host, pid, user, command of this process
     bool shared = false;   // a shared (read) hold instead of an exclusive one
+    // A refusal without a queue is the caller's final answer: the store records it in the
+    // history as a skip and counts it (skipped_busy). False for a round of a wait the store
+    // does not queue (Redlock polls): the caller records the final answer itself.
+    bool final_refusal = true;
 };
 
 struct AcquireOutcome {

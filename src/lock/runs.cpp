@@ -3,7 +3,6 @@
 #include "lock/store.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <vector>
 
 namespace dlock::lock {
@@ -25,37 +24,25 @@ std::vector<const RunStats*> members_runs(const StatusReading& reading, std::str
     return found;
 }
 
-// The quorum-th largest of `values` (what at least `quorum` of them reach).
-int64_t quorum_th(std::vector<int64_t> values, size_t quorum) {
-    std::sort(values.begin(), values.end(), std::greater<>());
-    return values[quorum - 1];
-}
-
-// The record that at least `quorum` members have reached: the quorum-th newest; nullopt when
-// fewer than `quorum` members have one.
-std::optional<RunRecord> quorum_record(const std::vector<const RunStats*>& runs, size_t quorum,
-                                       std::optional<RunRecord> RunStats::*which) {
-    std::vector<const RunRecord*> records;
+// The newest of the members' records.
+std::optional<RunRecord> newest(const std::vector<const RunStats*>& runs,
+                                std::optional<RunRecord> RunStats::*which) {
+    std::optional<RunRecord> out;
     for (const RunStats* r : runs)
-        if (r->*which)
-            records.push_back(&*(r->*which));
-    if (records.size() < quorum)
-        return std::nullopt;
-    std::sort(records.begin(), records.end(),
-              [](const RunRecord* a, const RunRecord* b) { return a->end_ms > b->end_ms; });
-    return *records[quorum - 1];
+        if (r->*which && (!out || (r->*which)->end_ms > out->end_ms))
+            out = r->*which;
+    return out;
 }
 
-RunStats majority(const std::vector<const RunStats*>& runs, size_t quorum) {
+// A run is counted on the members that held it (see runs_of): each counter is the largest, and
+// each record the newest, among the members that answered.
+RunStats merged(const std::vector<const RunStats*>& runs) {
     RunStats out;
-    for (size_t i = 0; i < out.counts.size(); ++i) {
-        std::vector<int64_t> values;
-        for (const RunStats* r : runs)
-            values.push_back(r->counts[i]);
-        out.counts[i] = quorum_th(std::move(values), quorum);
-    }
-    out.last_run = quorum_record(runs, quorum, &RunStats::last_run);
-    out.last_success = quorum_record(runs, quorum, &RunStats::last_success);
+    for (const RunStats* r : runs)
+        for (size_t i = 0; i < out.counts.size(); ++i)
+            out.counts[i] = std::max(out.counts[i], r->counts[i]);
+    out.last_run = newest(runs, &RunStats::last_run);
+    out.last_success = newest(runs, &RunStats::last_success);
     return out;
 }
 
@@ -83,7 +70,7 @@ std::optional<RunStats> runs_of(const StatusReading& reading, std::string_view n
         return runs.empty() ? std::nullopt : std::optional<RunStats>(*runs.front());
     if (runs.size() < reading.quorum)
         return std::nullopt;
-    return majority(runs, reading.quorum);
+    return merged(runs);
 }
 
 } // namespace dlock::lock

@@ -51,10 +51,13 @@ struct RunStats {
     bool empty() const;
 };
 
-// The runs of `name` in `reading`: one deployment's record as it is; under a quorum, what a
-// majority of the members recorded at least (each counter and each time: the quorum-th largest
-// among the members that answered, a record taken from the member that has it). nullopt when
-// no report has the name (under a quorum: fewer than a majority of members answered).
+// The runs of `name` in `reading`: one deployment's record as it is; under a quorum, merged from
+// the members that answered, when a majority did (nullopt otherwise, or when no report has the
+// name). A run is counted only on the members that held it, and different runs may be held by
+// different majorities, so no member alone (and no quorum-th value) has them all: each counter
+// is the largest, and the last run and success the newest, that an answering member recorded.
+// Every run so recorded held a majority, so none is made up; a counter may still miss runs held
+// by different majorities.
 std::optional<RunStats> runs_of(const StatusReading& reading, std::string_view name);
 
 } // namespace dlock::lock

@@ -95,6 +95,26 @@ TEST_CASE("check: a name that never ran is CRITICAL, and checking writes nothing
     CHECK(dbsize(*server) == 0);
 }
 
+TEST_CASE("check: a semaphore or a latch alone is UNKNOWN: their runs are not counted",
+          "[e2e][check]") {
+    REQUIRE_REDIS(server);
+    CHECK(run(*server, {"sem", "run", "-p", "2", "pool", "--", "true"}).exit_code == 0);
+    TempDir dir;
+    auto holder = start(*server, {"sem", "run", "-p", "2", "pool", "--", "sh", "-c",
+                                  "touch \"$0\"; sleep 30", dir / "held"});
+    REQUIRE(eventually([&] { return file_exists(dir / "held"); }, 20s));
+    auto r = check(*server, {"pool", "--max-age", "1d"});
+    holder->signal(SIGTERM);
+    holder->wait();
+    INFO("stdout: " << r.out);
+    CHECK(r.exit_code == 3);
+    CHECK(r.out.starts_with("UNKNOWN - pool is a semaphore: dlock counts the runs of locks only"));
+    CHECK(run(*server, {"latch", "create", "gate", "2"}).exit_code == 0);
+    auto latch = check(*server, {"gate", "--max-age", "1d"});
+    CHECK(latch.exit_code == 3);
+    CHECK(latch.out.starts_with("UNKNOWN - gate is a latch: "));
+}
+
 TEST_CASE("check: a recent success is OK, with the host, exit status and performance data",
           "[e2e][check]") {
     REQUIRE_REDIS(server);
@@ -350,7 +370,8 @@ TEST_CASE("check under Redlock: the majority's view, still a verdict with one me
     CHECK(lines(two_down.out).size() == 1);
 }
 
-TEST_CASE("check under Redlock: a failure recorded by one member of three is not the majority's",
+TEST_CASE("check under Redlock: runs held by different majorities all count, and a member "
+          "restarted empty hides none",
           "[e2e][check][redlock]") {
     std::vector<std::unique_ptr<RedisServer>> members;
     std::vector<std::string> args;
@@ -360,12 +381,8 @@ TEST_CASE("check under Redlock: a failure recorded by one member of three is not
         args.insert(args.end(), {"--redis", members.back()->url()});
     }
     args.insert(args.end(), {"check", "job", "--max-age", "1d"});
-    for (const auto& m : members)
-        write_success(*m, "job", kHourMs);
-    write_runs(*members[0], "job",
-               {"failed", "1", "last_outcome", "failed", "last_end_ms",
-                std::to_string(server_ms(*members[0])), "last_duration_ms", "2000", "last_exit",
-                "3", "last_host", "web-1"});
+    // A success an hour ago held on members 0 and 1; then member 0 restarted empty.
+    write_success(*members[1], "job", kHourMs);
     auto r = run_raw(args);
     INFO("stdout: " << r.out << "stderr: " << r.err);
     CHECK(r.exit_code == 0);
@@ -373,14 +390,17 @@ TEST_CASE("check under Redlock: a failure recorded by one member of three is not
     CHECK(contains(r.out, " ago on web-2 (exit 0, took 4s) |"));
     CHECK(contains(r.out, "'job_failed'=0c"));
 
-    // Two of three: the majority's view.
-    write_runs(*members[1], "job",
-               {"failed", "1", "last_outcome", "failed", "last_end_ms",
-                std::to_string(server_ms(*members[1])), "last_duration_ms", "2000", "last_exit",
-                "3", "last_host", "web-1"});
+    // A later failure held on members 1 and 2.
+    for (size_t i : {1, 2})
+        write_runs(*members[i], "job",
+                   {"failed", "1", "last_outcome", "failed", "last_end_ms",
+                    std::to_string(server_ms(*members[i])), "last_duration_ms", "2000", "last_exit",
+                    "3", "last_host", "web-1"});
     auto two = run_raw(args);
     INFO("stdout: " << two.out << "stderr: " << two.err);
     CHECK(two.exit_code == 1);
     CHECK(two.out.starts_with("WARNING - job last run failed on web-1 "));
+    CHECK(contains(two.out, "last succeeded 1h"));
     CHECK(contains(two.out, "'job_failed'=1c"));
+    CHECK(contains(two.out, "'job_ok'=1c"));
 }

@@ -187,7 +187,9 @@ RedlockBackend::refusal(const lock::Keys& keys, const lock::AcquireRequest& r,
 Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
                                                      const lock::AcquireRequest& request) {
     lock::AcquireRequest r = request;
-    r.waiter_id.clear(); // no member queues us
+    // No member queues us: a waiter polls, and only its last refusal is a skip (recorded by it).
+    r.final_refusal = request.waiter_id.empty();
+    r.waiter_id.clear();
     const auto sent_at = Clock::now();
     auto votes = votes_for(keys, r);
 
@@ -234,9 +236,14 @@ std::vector<Result<bool>> RedlockBackend::renew(std::span<const lock::RenewReque
     fan_out(repairs.size(), [&](size_t j) {
         const auto [i, k] = repairs[j];
         const auto& req = requests[k];
-        auto again = members_[i]->acquire(
-            req.keys, lock::AcquireRequest{std::string(req.owner), std::string(req.hold_id),
-                                           req.ttl, "", lock::kWaiterHeartbeat, self_, false});
+        lock::AcquireRequest repair;
+        repair.owner = req.owner;
+        repair.hold_id = req.hold_id;
+        repair.ttl = req.ttl;
+        repair.heartbeat = lock::kWaiterHeartbeat;
+        repair.self = self_;
+        repair.final_refusal = false; // a repair, not a run: a busy name is no skip
+        auto again = members_[i]->acquire(req.keys, repair);
         if (again && again->acquired)
             log::info("Redlock: {} had lost {}: taken again", name_of(i), req.keys.lock);
     });

@@ -49,10 +49,10 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
                                            keys.history, keys.runs};
     if (grants_on(session_.deployment()))
         key_list.push_back(keys.winfo);
-    auto [replies, acks, replication] =
-        session_.run_acknowledged(scripts::acquire, key_list,
-                                  {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, r.self.host,
-                                   pid, r.self.user, r.self.command, r.shared ? "s" : "x"});
+    auto [replies, acks, replication] = session_.run_acknowledged(
+        scripts::acquire, key_list,
+        {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, r.self.host, pid, r.self.user,
+         r.self.command, r.shared ? "s" : "x", r.final_refusal ? "1" : "0"});
     TRY(replies.front());
     const auto& v = *replies.front();
     lock::AcquireOutcome out;

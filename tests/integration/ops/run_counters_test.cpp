@@ -118,6 +118,22 @@ TEST_CASE("a counters key of another type fails neither the lock nor the reading
     CHECK(command(*server, {"GET", job_keys().runs}).str() == "not a hash");
 }
 
+TEST_CASE("a history key of another type does not stop the counting of lost leases and skips",
+          "[runs]") {
+    REQUIRE_REDIS(server);
+    auto session = server->session();
+    const auto keys = job_keys();
+    command(*server, {"SET", keys.history, "not a stream"});
+    CHECK_FALSE(redis::append_history(
+        session, keys.history, keys.runs,
+        {{"event", "lost"}, {"host", "web-1"}, {"exit_status", "76"}, {"duration_ms", "5000"}}));
+    CHECK_FALSE(redis::append_history(session, keys.history, keys.runs,
+                                      {{"event", "skip"}, {"host", "web-3"}, {"slot", "42"}}));
+    const auto r = runs(*server);
+    CHECK(r.count(Outcome::lost) == 1);
+    CHECK(r.count(Outcome::skipped_slot_done) == 1);
+}
+
 TEST_CASE("hostile counter values read as sane ones", "[runs]") {
     REQUIRE_REDIS(server);
     command(*server, {"HSET",

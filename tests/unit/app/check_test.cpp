@@ -190,5 +190,5 @@ TEST_CASE("check: labels never hold '=' and values are plain seconds", "[check]"
     auto in = input(succeeded(90 * kSecond, 1500));
     in.name = "a=b";
     auto v = app::judge(in, limits(1500, 500));
-    CHECK(v.perfdata.starts_with("'a_b_age'=90s;0.5;1.5;0 'a_b_duration'=1.5s;;;0"));
+    CHECK(v.perfdata.starts_with("'a~b_age'=90s;0.5;1.5;0 'a~b_duration'=1.5s;;;0"));
 }
