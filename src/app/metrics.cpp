@@ -76,8 +76,12 @@ NameMetrics name_metrics(const lock::StatusReading& reading, const std::string& 
         return m;
     }
     const auto found = members_status(reading, name);
-    if (!found.empty())
-        current_state(*found.front(), m);
+    if (!found.empty()) {
+        const lock::NameStatus& s = *found.front();
+        current_state(s, m);
+        m.counts_runs = !m.runs.empty() || s.lock.state != lock::LockStatus::State::free ||
+                        !(s.semaphore || s.latch);
+    }
     return m;
 }
 

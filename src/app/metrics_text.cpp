@@ -50,6 +50,8 @@ std::vector<Sample> of_record(const std::optional<RunRecord>& record, const std:
 }
 
 std::vector<Sample> runs_by_outcome(const NameMetrics& m, const std::string& labels) {
+    if (!m.counts_runs)
+        return {};
     std::vector<Sample> out;
     for (Outcome o : lock::kOutcomes)
         out.push_back(
@@ -59,6 +61,8 @@ std::vector<Sample> runs_by_outcome(const NameMetrics& m, const std::string& lab
 
 std::vector<Sample> last_success_time(const NameMetrics& m, const std::string& labels) {
     const auto& s = m.runs.last_success;
+    if (!m.counts_runs)
+        return {};
     return {{labels, s ? seconds(s->end_ms) : "0"}};
 }
 

@@ -22,6 +22,9 @@ struct NameMetrics {
     // A semaphore: its permits in use, and its limit.
     std::optional<int64_t> permits_used;
     int64_t permits_limit = 0;
+    // False for a name that is only a semaphore or a latch and never ran as a lock: its runs
+    // are not counted, so it exports no run families (a "never succeeded" 0 would page).
+    bool counts_runs = true;
 };
 
 // One reading for the exposition: up when Redis answered (then the names, at the server time).

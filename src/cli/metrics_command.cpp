@@ -21,6 +21,9 @@ Result<void> publish(const std::string& output, const std::string& text) {
     const AtomicWriteError failure = write_file_atomically(output, text);
     if (failure.step.empty())
         return {};
+    if (!failure.why.empty())
+        return fail(Fault::cannot_create,
+                    fmt::format("cannot write metrics file {}: {}", output, failure.why));
     return fail(Fault::cannot_create, fmt::format("cannot write metrics file {}: {} ({})", output,
                                                   std::strerror(failure.error), failure.step));
 }

@@ -37,6 +37,11 @@ AtomicWriteError fill(int fd, std::string_view text, mode_t mode) {
 
 AtomicWriteError write_file_atomically(const std::string& path, std::string_view text,
                                        mode_t mode) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        return {"check", 0,
+                S_ISLNK(st.st_mode) ? "it is a symbolic link; name its target"
+                                    : "it is not a regular file (a device, a FIFO or a directory)"};
     const std::string temp = path + ".tmp." + std::to_string(::getpid());
     // O_NOFOLLOW: never write through a link put there; O_TRUNC: a leftover of a killed writer
     // that had the same pid is overwritten.

@@ -10,8 +10,10 @@ namespace dlock {
 // redact_credentials (a URL's password must not reach a message however it was misplaced).
 std::string quote(std::string_view text);
 
-// `text` with control bytes escaped (\n, \t, \x1b) and everything else as is (UTF-8 stays
-// readable): a value from Redis that cannot break a table row or a line.
+// `text` with control bytes escaped (\n, \t, \x1b), and the bytes of C1 controls, of
+// bidirectional overrides and of anything that is not well-formed UTF-8 as \xNN; everything else
+// as is (UTF-8 stays readable): a value from Redis that cannot break a table row or a line, act
+// on a terminal, or make a consumer that wants UTF-8 (a Prometheus scraper) reject the output.
 std::string one_line(std::string_view text);
 
 // `value` with its secrets replaced by "***": the credentials of a URL (everything between the

@@ -100,6 +100,18 @@ TEST_CASE("metrics: a semaphore's permits, and a lease without expiry", "[metric
     CHECK(has_line(text, R"(dlock_lease_ttl_seconds{name="pool"} +Inf)"));
 }
 
+TEST_CASE("metrics: a name whose runs are not counted exports no run families", "[metrics]") {
+    NameMetrics m;
+    m.name = "pool";
+    m.permits_used = 1;
+    m.permits_limit = 3;
+    m.counts_runs = false;
+    const std::string text = metrics_text({true, 1'000, {m}});
+    CHECK(text.find("dlock_runs_total{") == std::string::npos);
+    CHECK(text.find("dlock_last_success_timestamp_seconds{") == std::string::npos);
+    CHECK(has_line(text, R"(dlock_semaphore_permits_used{name="pool"} 1)"));
+}
+
 TEST_CASE("metrics: label values escape backslash, double quote and newline", "[metrics]") {
     CHECK(escape_label_value(R"(a\b"c)") == R"(a\\b\"c)");
     CHECK(escape_label_value("x\ny") == R"(x\ny)");

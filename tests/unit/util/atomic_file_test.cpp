@@ -65,14 +65,24 @@ TEST_CASE("atomic file: a missing directory is named as the failure, nothing lef
     CHECK(dir.entries() == 0);
 }
 
-TEST_CASE("atomic file: a failed rename keeps the old file and removes the temporary one",
+TEST_CASE("atomic file: a directory, a FIFO or a symbolic link is refused, never replaced",
           "[atomic_file]") {
     ScratchDir dir;
-    // A directory where the file should be: the rename over it fails.
-    const std::string target = dir.path + "/dlock.prom";
-    REQUIRE(mkdir(target.c_str(), 0755) == 0);
-    const auto failure = write_file_atomically(target, "x\n");
-    CHECK(failure.step == "rename");
-    CHECK(std::filesystem::is_directory(target));
-    CHECK(dir.entries() == 1);
+    const std::string directory = dir.path + "/a-dir", fifo = dir.path + "/a-fifo",
+                      real = dir.path + "/real.prom", link = dir.path + "/link.prom";
+    REQUIRE(mkdir(directory.c_str(), 0755) == 0);
+    REQUIRE(mkfifo(fifo.c_str(), 0644) == 0);
+    { std::ofstream(real) << "old\n"; }
+    REQUIRE(symlink(real.c_str(), link.c_str()) == 0);
+    for (const auto* target : {&directory, &fifo, &link}) {
+        INFO(*target);
+        const auto failure = write_file_atomically(*target, "x\n");
+        CHECK(failure.step == "check");
+        CHECK_FALSE(failure.why.empty());
+    }
+    CHECK(std::filesystem::is_directory(directory));
+    CHECK(std::filesystem::is_fifo(fifo));
+    CHECK(std::filesystem::is_symlink(link));
+    CHECK(contents(real) == "old\n");
+    CHECK(dir.entries() == 4); // no temporary file left
 }

@@ -40,6 +40,16 @@ TEST_CASE("one_line escapes control bytes and keeps UTF-8", "[text]") {
     CHECK(one_line("plain") == "plain");
     CHECK(one_line("x\ny\x1b") == "x\\ny\\x1b");
     CHECK(one_line("\xc3\xa9") == "\xc3\xa9");
+    CHECK(one_line("\xe2\x9c\x93 \xf0\x9f\x9a\x80") == "\xe2\x9c\x93 \xf0\x9f\x9a\x80");
+    // C1 controls (the 8-bit CSI), a bidirectional override, invalid UTF-8: escaped bytes.
+    CHECK(one_line("a\xc2\x9b"
+                   "2J") == "a\\xc2\\x9b2J");
+    CHECK(one_line("\xe2\x80\xae"
+                   "x") == "\\xe2\\x80\\xaex");
+    CHECK(one_line("\x9b\xff\xc3(") == "\\x9b\\xff\\xc3(");
+    CHECK(one_line("\xc0\xaf") == "\\xc0\\xaf");          // overlong '/'
+    CHECK(one_line("\xed\xa0\x80") == "\\xed\\xa0\\x80"); // a surrogate
+    CHECK(one_line("\xc3") == "\\xc3");                   // cut in the middle
     CHECK(quote("\xc3\xa9") == "'\\xc3\\xa9'");
 }
 
