@@ -14,7 +14,7 @@ namespace {
 
 // The exposition to stdout, or with --output to FILE, replaced atomically.
 Result<void> publish(const std::string& output, const std::string& text) {
-    if (output.empty()) {
+    if (output.empty() || output == "-") {
         out::write(text);
         return {};
     }
@@ -38,7 +38,7 @@ MetricsCommand::MetricsCommand(CLI::App& parent) {
                      "names to export (default: every name in use or that has run)");
     output_option_ = app_->add_option("-o,--output", output_,
                                       "write FILE atomically (a temporary file renamed over it) "
-                                      "instead of stdout")
+                                      "instead of stdout (- is stdout)")
                          ->option_text("FILE");
     app_->footer(exit_status_help(HelpPage::metrics));
 }

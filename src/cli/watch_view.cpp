@@ -74,7 +74,8 @@ std::vector<std::string> split_lines(const std::string& text) {
 }
 
 std::string header_line(const WatchHeader& header, int64_t server_ms, bool stale) {
-    return fmt::format("server time {}{}  every {}  prefix {} on {}  Ctrl-C to quit",
+    // The way out before the address, which is the part a narrow terminal may cut.
+    return fmt::format("server time {}{}  every {}  Ctrl-C to quit  prefix {} on {}",
                        server_ms > 0 ? lock::local_time(server_ms, server_ms) : "-",
                        stale ? " (stale)" : "", format_duration(header.interval),
                        one_line(header.prefix), one_line(header.redis));

@@ -43,7 +43,7 @@ TEST_CASE("a watch frame: the header, the status table, then the last runs", "[s
     const auto a = answer({held_job(), NameStatus{"idle", {}, {}, {}, {}}});
     const auto lines = cli::watch_lines(app::WatchState{&a, nullptr, 0}, kHeader);
     const std::vector<std::string> expected{
-        "server time 22:13:20  every 500ms  prefix dlock on h:6379  Ctrl-C to quit",
+        "server time 22:13:20  every 500ms  Ctrl-C to quit  prefix dlock on h:6379",
         "",
         "NAME  KIND  STATE      HOST   PID   SINCE     TTL  WAITERS  COMMAND",
         "job   lock  exclusive  web-1  4242  22:12:20  27s  0        ./backup.sh",
@@ -65,7 +65,7 @@ TEST_CASE("a watch frame after a failed read: the error first, the last reading 
     CHECK(lines[0] == "22:13:25 cannot reach Redis at h:6379: Connection refused; retrying every "
                       "500ms");
     CHECK(lines[1] ==
-          "server time 22:13:20 (stale)  every 500ms  prefix dlock on h:6379  Ctrl-C to quit");
+          "server time 22:13:20 (stale)  every 500ms  Ctrl-C to quit  prefix dlock on h:6379");
     CHECK(lines[3] == "nothing under prefix dlock");
     CHECK(lines[5] == "no runs counted yet");
 }
