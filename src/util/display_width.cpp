@@ -22,10 +22,10 @@ char32_t next_character(std::string_view text, size_t& at) {
 
 size_t character_width(char32_t c) {
     static constexpr std::pair<char32_t, char32_t> kWide[] = {
-        {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF}, {0x3400, 0x4DBF},
-        {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},   {0xAC00, 0xD7A3}, {0xF900, 0xFAFF},
-        {0xFE30, 0xFE4F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6}, {0x1F300, 0x1F64F},
-        {0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD},
+        {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},
+        {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},
+        {0xFE30, 0xFE4F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F},
+        {0x1F680, 0x1F6FF}, {0x1F900, 0x1F9FF}, {0x1FA70, 0x1FAFF}, {0x20000, 0x3FFFD},
     };
     for (const auto& [first, last] : kWide)
         if (c >= first && c <= last)
@@ -45,7 +45,10 @@ size_t display_width(std::string_view text) {
 std::string cut_to_width(std::string_view text, size_t columns) {
     if (display_width(text) <= columns)
         return std::string(text);
-    const size_t room = columns > 3 ? columns - 3 : 0;
+    // Below 4 columns there is no room for the "...": the text is cut bare, so that it never
+    // takes more than `columns`.
+    const bool ellipsis = columns > 3;
+    const size_t room = ellipsis ? columns - 3 : columns;
     size_t used = 0, at = 0;
     while (at < text.size()) {
         size_t next = at;
@@ -55,7 +58,7 @@ std::string cut_to_width(std::string_view text, size_t columns) {
         used += w;
         at = next;
     }
-    return std::string(text.substr(0, at)) + "...";
+    return std::string(text.substr(0, at)) + (ellipsis ? "..." : "");
 }
 
 } // namespace dlock

@@ -72,7 +72,8 @@ TEST_CASE("a table with a width cuts the columns it is given in turn, each to it
 
 TEST_CASE("a table counts a wide character as two columns", "[table]") {
     CHECK(display_width("j\xc3\xb6rg") == 4);
-    CHECK(display_width("\xe6\x97\xa5\xe6\x9c\xac") == 4); // 日本
+    CHECK(display_width("\xe6\x97\xa5\xe6\x9c\xac") == 4);         // 日本
+    CHECK(display_width("\xf0\x9f\x9a\x80\xf0\x9f\xaa\x84") == 4); // a rocket, a magic wand
     // 日本 lines up with HOST: both take four columns.
     CHECK(format_table({{"HOST", "X"}, {"\xe6\x97\xa5\xe6\x9c\xac", "1"}}) ==
           "HOST  X\n\xe6\x97\xa5\xe6\x9c\xac  1\n");
@@ -82,4 +83,8 @@ TEST_CASE("a table counts a wide character as two columns", "[table]") {
                        9) == "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e...");
     // A wide character that would straddle the cut is left out whole.
     CHECK(cut_to_width("ab\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 6) == "ab...");
+    // Narrower than the ellipsis: cut bare, never wider than asked.
+    CHECK(cut_to_width("abcdef", 3) == "abc");
+    CHECK(cut_to_width("abcdef", 1) == "a");
+    CHECK(cut_to_width("abcdef", 0).empty());
 }
