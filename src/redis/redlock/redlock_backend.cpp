@@ -209,6 +209,19 @@ Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
     return refusal(keys, r, votes);
 }
 
+void RedlockBackend::retake(size_t member, const lock::RenewRequest& request) {
+    lock::AcquireRequest repair;
+    repair.owner = request.owner;
+    repair.hold_id = request.hold_id;
+    repair.ttl = request.ttl;
+    repair.heartbeat = lock::kWaiterHeartbeat;
+    repair.self = self_;
+    repair.final_refusal = false; // a repair, not a run: a busy name is no skip
+    auto again = members_[member]->acquire(request.keys, repair);
+    if (again && again->acquired)
+        log::info("Redlock: {} had lost {}: taken again", name_of(member), request.keys.lock);
+}
+
 std::vector<Result<bool>> RedlockBackend::renew(std::span<const lock::RenewRequest> requests) {
     const size_t n = members_.size(), q = lock::quorum(n);
     const auto sent_at = Clock::now();
@@ -233,20 +246,8 @@ std::vector<Result<bool>> RedlockBackend::renew(std::span<const lock::RenewReque
             for (size_t i = 0; i < n; ++i)
                 if (votes[i][k] && !*votes[i][k])
                     repairs.emplace_back(i, k);
-    fan_out(repairs.size(), [&](size_t j) {
-        const auto [i, k] = repairs[j];
-        const auto& req = requests[k];
-        lock::AcquireRequest repair;
-        repair.owner = req.owner;
-        repair.hold_id = req.hold_id;
-        repair.ttl = req.ttl;
-        repair.heartbeat = lock::kWaiterHeartbeat;
-        repair.self = self_;
-        repair.final_refusal = false; // a repair, not a run: a busy name is no skip
-        auto again = members_[i]->acquire(req.keys, repair);
-        if (again && again->acquired)
-            log::info("Redlock: {} had lost {}: taken again", name_of(i), req.keys.lock);
-    });
+    fan_out(repairs.size(),
+            [&](size_t j) { retake(repairs[j].first, requests[repairs[j].second]); });
 
     std::vector<Result<bool>> out;
     out.reserve(requests.size());

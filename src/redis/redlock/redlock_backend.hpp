@@ -58,6 +58,9 @@ class RedlockBackend final : public lock::Backend, public lock::History {
     template <typename T>
     std::string failures(const std::vector<Result<T>>& results) const;
     std::string name_of(size_t member) const;
+    // Takes the lease of `request` again on `member`, which lost it while a majority kept it,
+    // if the name is free there.
+    void retake(size_t member, const lock::RenewRequest& request);
     // Every member's answer to the acquire.
     std::vector<Result<lock::AcquireOutcome>> votes_for(const lock::Keys& keys,
                                                         const lock::AcquireRequest& r);
