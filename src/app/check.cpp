@@ -163,40 +163,21 @@ std::optional<lock::HolderInfo> running(const lock::StatusReading& reading, std:
                 return m.holder->info;
         return std::nullopt;
     }
-    for (const auto& member : reading.members)
-        if (member.report)
-            for (const auto& s : member.report->names)
-                if (s.name == name && s.lock.state != lock::LockStatus::State::min_hold &&
-                    !s.lock.holders.empty())
-                    return s.lock.holders.front().info;
+    for (const lock::NameStatus* s : reading.of(name))
+        if (s->lock.state != lock::LockStatus::State::min_hold && !s->lock.holders.empty())
+            return s->lock.holders.front().info;
     return std::nullopt;
 }
 
-// What `name` is when it is no lock but a semaphore or a latch, whose runs are not counted;
-// nullptr for a lock (or nothing at all: a job that never ran).
+// What `name` is when it is no lock but a semaphore or a latch (lock::NameStatus).
 const char* uncounted_kind(const lock::StatusReading& reading, std::string_view name) {
-    for (const auto& member : reading.members)
-        if (member.report)
-            for (const auto& s : member.report->names)
-                if (s.name == name && s.lock.state == lock::LockStatus::State::free)
-                    return s.semaphore ? "a semaphore" : s.latch ? "a latch" : nullptr;
-    return nullptr;
-}
-
-// The server time of the reading (the first member that answered) and why there is none.
-Result<int64_t> server_now(const lock::StatusReading& reading) {
-    std::string why = "no member answered";
-    for (const auto& member : reading.members) {
-        if (member.report)
-            return member.report->server_now_ms;
-        why = member.report.error().message;
-    }
-    return fail(Fault::unavailable, why);
+    const auto found = reading.of(name);
+    return found.empty() ? nullptr : found.front()->uncounted_kind();
 }
 
 CheckVerdict judge_reading(const lock::StatusReading& reading, const std::string& name,
                            const CheckLimits& limits) {
-    const auto now = server_now(reading);
+    const auto now = reading.server_now_ms();
     if (!now)
         return unreadable(name, now.error().message);
     auto runs = lock::runs_of(reading, name);

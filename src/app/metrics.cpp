@@ -1,22 +1,12 @@
 #include "app/metrics.hpp"
 
+#include "lock/keys.hpp"
+
 #include <algorithm>
 #include <functional>
 
 namespace dlock::app {
 namespace {
-
-// The names as each member that answered reports them.
-std::vector<const lock::NameStatus*> members_status(const lock::StatusReading& reading,
-                                                    const std::string& name) {
-    std::vector<const lock::NameStatus*> found;
-    for (const auto& member : reading.members)
-        if (member.report)
-            for (const auto& s : member.report->names)
-                if (s.name == name)
-                    found.push_back(&s);
-    return found;
-}
 
 // The shortest TTL of `holders` into `ttl` (-1: no expiry, kept only when nothing expires).
 void shortest_ttl(const std::vector<lock::HolderStatus>& holders, std::optional<int64_t>& ttl) {
@@ -49,19 +39,12 @@ void majority_state(const lock::StatusReading& reading, const std::string& name,
             m.ttl_ms = majority.holder->ttl_left.count();
         }
     std::vector<int64_t> waiters;
-    for (const lock::NameStatus* s : members_status(reading, name))
+    for (const lock::NameStatus* s : reading.of(name))
         waiters.push_back(s->lock.waiters);
     if (waiters.size() >= reading.quorum) {
         std::sort(waiters.begin(), waiters.end(), std::greater<>());
         m.waiters = waiters[reading.quorum - 1];
     }
-}
-
-int64_t server_now_ms(const lock::StatusReading& reading) {
-    for (const auto& member : reading.members)
-        if (member.report)
-            return member.report->server_now_ms;
-    return 0;
 }
 
 } // namespace
@@ -75,29 +58,25 @@ NameMetrics name_metrics(const lock::StatusReading& reading, const std::string& 
         majority_state(reading, name, m);
         return m;
     }
-    const auto found = members_status(reading, name);
+    const auto found = reading.of(name);
     if (!found.empty()) {
         const lock::NameStatus& s = *found.front();
         current_state(s, m);
-        m.counts_runs = !m.runs.empty() || s.lock.state != lock::LockStatus::State::free ||
-                        !(s.semaphore || s.latch);
+        m.counts_runs = !m.runs.empty() || !s.uncounted_kind();
     }
     return m;
 }
 
 Result<MetricsReading> read_metrics(lock::Store& store, const Target& target,
                                     const std::vector<std::string>& names) {
-    std::vector<std::string> wanted;
-    for (const auto& name : names) // a name twice would be a duplicate series
-        if (std::find(wanted.begin(), wanted.end(), name) == wanted.end())
-            wanted.push_back(name);
+    auto wanted = lock::distinct(names); // a name twice would be a duplicate series
     if (wanted.empty()) {
         TRY_ASSIGN(wanted, store.names(target.prefix, lock::NameScope::known));
     }
     MetricsReading out;
     TRY_ASSIGN(const auto reading, store.status(target.prefix, wanted));
     out.up = true;
-    out.server_now_ms = server_now_ms(reading);
+    out.server_now_ms = reading.server_now_ms().value_or(0);
     for (const auto& name : wanted)
         out.names.push_back(name_metrics(reading, name));
     return out;

@@ -2,6 +2,7 @@
 
 #include "util/signal_latch.hpp"
 #include "util/terminal_frame.hpp"
+#include "util/write_fully.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -63,7 +64,7 @@ class Watch {
     bool draw(bool clear) const {
         const WatchState state{&good_, failure_ ? &*failure_ : nullptr, failed_at_ms_};
         const TerminalSize size = terminal_size(STDOUT_FILENO).value_or(TerminalSize{});
-        return write_all(STDOUT_FILENO, compose_frame(view_(state), size, clear));
+        return write_fully(STDOUT_FILENO, compose_frame(view_(state), size, clear)) == 0;
     }
 
     void read() {
@@ -111,7 +112,7 @@ Result<int> watch_status(lock::Store& store, const Target& target, const WatchOp
     const int errno_of_write = errno;
     // The cursor on a fresh line below the frame (unless the terminal is gone).
     if (written)
-        (void)write_all(STDOUT_FILENO, kAfterLastFrame);
+        (void)write_fully(STDOUT_FILENO, kAfterLastFrame);
     if (quit.caught() == SIGINT)
         return exit_code::ok;
     if (quit.caught() != 0)

@@ -1,8 +1,8 @@
 #include "cli/check_command.hpp"
 
 #include "cli/exit_help.hpp"
+#include "lock/keys.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 
 namespace dlock::cli {
@@ -48,10 +48,7 @@ Result<CheckCommand::Plan> CheckCommand::plan(const GlobalOptions& globals) cons
             return usage_error(
                 fmt::format("--warn-age {} must be less than --max-age {}", warn_age_, max_age_));
     }
-    for (const auto& name : names_) // each once, in the order given
-        if (std::find(p.options.names.begin(), p.options.names.end(), name) ==
-            p.options.names.end())
-            p.options.names.push_back(name);
+    p.options.names = lock::distinct(names_);
     TRY_ASSIGN(p.target, target_for(globals, p.options.names));
     return p;
 }

@@ -8,7 +8,6 @@
 #include "util/duration.hpp"
 #include "util/signals.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 
 namespace dlock::cli {
@@ -17,14 +16,9 @@ namespace {
 // Every name validated; a name given twice is taken once (the names are a set: `run a a` is
 // `run a`), in the order of first appearance.
 Result<std::vector<std::string>> distinct_names(const std::vector<std::string>& given) {
-    std::vector<std::string> names;
-    names.reserve(given.size());
-    for (const auto& text : given) {
-        TRY_ASSIGN(auto name, lock::validate_name(text));
-        if (std::find(names.begin(), names.end(), name) == names.end())
-            names.push_back(std::move(name));
-    }
-    return names;
+    for (const auto& text : given)
+        TRY(lock::validate_name(text));
+    return lock::distinct(given);
 }
 
 template <typename T>

@@ -1,6 +1,7 @@
 #include "cli/watch_view.hpp"
 
 #include "lock/describe.hpp"
+#include "lock/keys.hpp"
 #include "lock/runs.hpp"
 #include "util/table.hpp"
 #include "util/text.hpp"
@@ -13,26 +14,14 @@ namespace {
 
 using Row = std::vector<std::string>;
 
-// The server's clock at the reading: the first member that answered (one deployment: the only
-// one). 0 when none did.
-int64_t server_now(const lock::StatusReading& reading) {
-    for (const auto& member : reading.members)
-        if (member.report)
-            return member.report->server_now_ms;
-    return 0;
-}
-
 // Every name of the reading, in the order of the first member that has it.
 std::vector<std::string> names_of(const lock::StatusReading& reading) {
     std::vector<std::string> names;
-    for (const auto& member : reading.members) {
-        if (!member.report)
-            continue;
-        for (const auto& s : member.report->names)
-            if (std::find(names.begin(), names.end(), s.name) == names.end())
+    for (const auto& member : reading.members)
+        if (member.report)
+            for (const auto& s : member.report->names)
                 names.push_back(s.name);
-    }
-    return names;
+    return lock::distinct(names);
 }
 
 std::string ago(int64_t ms, int64_t now_ms) {
@@ -84,7 +73,7 @@ std::string header_line(const WatchHeader& header, int64_t server_ms, bool stale
 } // namespace
 
 std::string runs_table(const lock::StatusReading& reading) {
-    const int64_t now_ms = server_now(reading);
+    const int64_t now_ms = reading.server_now_ms().value_or(0);
     std::vector<Row> rows{{"NAME", "LAST RUN", "ENDED", "HOST", "TOOK", "EXIT", "LAST OK", "RUNS"}};
     for (const auto& name : names_of(reading)) {
         const auto runs = lock::runs_of(reading, name);
@@ -103,7 +92,8 @@ std::vector<std::string> watch_lines(const app::WatchState& state, const WatchHe
         lines.push_back(fmt::format(
             "{} {}; retrying every {}", lock::local_time(state.failed_at_ms, state.failed_at_ms),
             one_line(state.failure->message), format_duration(header.interval)));
-    lines.push_back(header_line(header, server_now(answer.reading), state.failure != nullptr));
+    lines.push_back(
+        header_line(header, answer.reading.server_now_ms().value_or(0), state.failure != nullptr));
     lines.emplace_back();
     for (auto& line : split_lines(status_text(answer, header.prefix, header.style)))
         lines.push_back(std::move(line));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
+#include <unordered_set>
 
 namespace dlock::lock {
 namespace {
@@ -54,6 +55,15 @@ constexpr std::array<std::string_view, 6> kLiveParts{"lock",  "readers", "queue"
 
 Result<std::string> validate_name(std::string_view name) {
     return validate("lock name", name, 200);
+}
+
+std::vector<std::string> distinct(const std::vector<std::string>& names) {
+    std::vector<std::string> out;
+    std::unordered_set<std::string_view> seen;
+    for (const auto& name : names)
+        if (seen.insert(name).second)
+            out.push_back(name);
+    return out;
 }
 
 Result<std::string> validate_prefix(std::string_view prefix) {

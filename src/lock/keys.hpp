@@ -5,12 +5,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlock::lock {
 
 // Lock names: 1-200 bytes of [A-Za-z0-9._:/@+=-]. Braces are excluded so a name can never
 // break the Cluster hash tag that wraps it.
 Result<std::string> validate_name(std::string_view name);
+
+// Each of `names` once, in the order of first appearance (a name given twice is one name).
+std::vector<std::string> distinct(const std::vector<std::string>& names);
 
 // The key prefix (default "dlock") follows the same alphabet, 1-64 bytes.
 Result<std::string> validate_prefix(std::string_view prefix);

@@ -14,13 +14,8 @@ constexpr std::array<std::string_view, kOutcomes.size()> kOutcomeNames{
 // The runs of `name` in each member's report that has it.
 std::vector<const RunStats*> members_runs(const StatusReading& reading, std::string_view name) {
     std::vector<const RunStats*> found;
-    for (const auto& member : reading.members) {
-        if (!member.report)
-            continue;
-        for (const auto& s : member.report->names)
-            if (s.name == name)
-                found.push_back(&s.runs);
-    }
+    for (const NameStatus* s : reading.of(name))
+        found.push_back(&s->runs);
     return found;
 }
 

@@ -14,6 +14,12 @@ bool NameStatus::in_use() const {
            latch.has_value();
 }
 
+const char* NameStatus::uncounted_kind() const {
+    if (lock.state != LockStatus::State::free)
+        return nullptr;
+    return semaphore ? "a semaphore" : latch ? "a latch" : nullptr;
+}
+
 const char* state_name(LockStatus::State state) {
     switch (state) {
     case LockStatus::State::exclusive:

@@ -56,6 +56,10 @@ struct NameStatus {
     // Held (a lock holder or a semaphore permit, also a --min-hold remainder) or an existing
     // latch: what `dlock status` exits 0 for.
     bool in_use() const;
+    // What the name is when it is no lock but a semaphore or a latch, whose runs are not
+    // counted ("a semaphore", "a latch"); nullptr for a lock, or for nothing at all (a job that
+    // never ran).
+    const char* uncounted_kind() const;
 };
 
 // One permit of a semaphore, as `dlock sem status` shows it.

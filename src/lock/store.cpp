@@ -33,4 +33,24 @@ std::optional<HolderInfo> HistoryEntry::other() const {
                       number("other_since_ms"),         number("other_fence")};
 }
 
+std::vector<const NameStatus*> StatusReading::of(std::string_view name) const {
+    std::vector<const NameStatus*> found;
+    for (const auto& member : members)
+        if (member.report)
+            for (const auto& s : member.report->names)
+                if (s.name == name)
+                    found.push_back(&s);
+    return found;
+}
+
+Result<int64_t> StatusReading::server_now_ms() const {
+    std::string why = "no member answered";
+    for (const auto& member : members) {
+        if (member.report)
+            return member.report->server_now_ms;
+        why = member.report.error().message;
+    }
+    return fail(Fault::unavailable, why);
+}
+
 } // namespace dlock::lock

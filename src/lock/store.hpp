@@ -77,6 +77,12 @@ struct StatusReading {
     std::vector<MemberStatus> members;
     size_t quorum = 0; // members needed for a majority; 0: one deployment, no majority view
     std::vector<MajorityHolder> majority; // with a quorum: one per name
+
+    // The status of `name` in each member's report that answered (one deployment: at most one).
+    std::vector<const NameStatus*> of(std::string_view name) const;
+    // The server time of the reading: the first member that answered; the last failure when
+    // none did.
+    Result<int64_t> server_now_ms() const;
 };
 
 // One owner's hold of a lock, broken by `release --force`.

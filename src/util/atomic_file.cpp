@@ -1,5 +1,7 @@
 #include "util/atomic_file.hpp"
 
+#include "util/write_fully.hpp"
+
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -8,25 +10,12 @@
 namespace dlock {
 namespace {
 
-// Writes all of `text` to `fd`, retrying EINTR and short writes; 0 or the errno.
-int write_all(int fd, std::string_view text) {
-    while (!text.empty()) {
-        const ssize_t n = ::write(fd, text.data(), text.size());
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return errno;
-        text.remove_prefix(static_cast<size_t>(n));
-    }
-    return 0;
-}
-
 // Fills the open temporary file: its mode, its text, then fsync, so that the rename never
 // publishes a file whose data is not on disk yet.
 AtomicWriteError fill(int fd, std::string_view text, mode_t mode) {
     if (::fchmod(fd, mode) != 0)
         return {"create", errno};
-    if (const int error = write_all(fd, text); error != 0)
+    if (const int error = write_fully(fd, text); error != 0)
         return {"write", error};
     if (::fsync(fd) != 0)
         return {"sync", errno};

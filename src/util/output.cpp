@@ -2,6 +2,7 @@
 
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
+#include "util/write_fully.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -19,16 +20,8 @@ std::string buffer;
 int first_error = 0; // errno of the first failed write; 0 while all went well
 
 void write_buffer() {
-    size_t done = 0;
-    while (first_error == 0 && done < buffer.size()) {
-        const ssize_t n = ::write(STDOUT_FILENO, buffer.data() + done, buffer.size() - done);
-        if (n > 0)
-            done += static_cast<size_t>(n);
-        else if (n < 0 && errno != EINTR)
-            first_error = errno;
-        else if (n == 0)
-            first_error = EIO;
-    }
+    if (first_error == 0)
+        first_error = write_fully(STDOUT_FILENO, buffer);
     buffer.clear();
 }
 

@@ -44,7 +44,4 @@ class RedrawSignals {
     bool take();
 };
 
-// `text` written to `fd` whole (one write() unless the terminal takes less); false on an error.
-bool write_all(int fd, std::string_view text);
-
 } // namespace dlock

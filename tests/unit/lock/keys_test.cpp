@@ -159,3 +159,8 @@ TEST_CASE("keys of other prefixes or of no name are not names in use", "[keys]")
     CHECK(lock::name_in_use("team:x", "team:x:{job}:lock") ==
           std::optional<std::string_view>("job"));
 }
+
+TEST_CASE("distinct keeps each name once, in the order of first appearance", "[keys]") {
+    CHECK(lock::distinct({"b", "a", "b", "c", "a"}) == std::vector<std::string>{"b", "a", "c"});
+    CHECK(lock::distinct({}).empty());
+}
