@@ -4,6 +4,7 @@
 #include "app/run_environment.hpp"
 #include "app/run_history.hpp"
 #include "app/run_report.hpp"
+#include "app/stop_policy.hpp"
 #include "app/take_leases.hpp"
 #include "lock/acquire_all.hpp"
 #include "lock/self_info.hpp"
@@ -105,15 +106,7 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
     }
 
     leases.on_change([&] { supervisor->notify(); });
-    process::Supervisor::StopPolicy policy;
-    if (options.max_run)
-        policy.time_up_at = process::Supervisor::Clock::now() + *options.max_run;
-    policy.stop_at = [&] { return leases.stop_at(); };
-    policy.signal = options.lost_signal;
-    policy.grace = options.kill_after;
-    // Renewals start when the first is due, so a short command never starts a thread.
-    policy.start_at = leases.renewals_due() - Millis(1);
-    policy.start = [&] { leases.start_renewals(); };
+    const auto policy = stop_policy(options, leases);
     const auto outcome = supervisor->wait(policy);
     leases.stop_renewals(); // no renewal may follow the release
     leases.on_change(nullptr);
@@ -131,10 +124,7 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
                            : process::exit_code_from_wait_status(outcome.wait_status);
     if (slot && !options.once_per->strict && status == exit_code::ok)
         mark_slot_done(*slots, leases, options, self, *slot);
-    const auto counted = outcome.stopped           ? lock::Outcome::lost
-                         : outcome.timed_out       ? lock::Outcome::timed_out
-                         : status == exit_code::ok ? lock::Outcome::ok
-                                                   : lock::Outcome::failed;
+    const auto counted = counted_outcome(outcome.stopped, outcome.timed_out, status);
     const Aftermath after =
         release_after_run(backend, leases, options, self, status, counted, &outcome);
     if (outcome.stopped || !after.gone.empty() || !after.unconfirmed.empty())
@@ -174,7 +164,7 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
         early_guardian.emplace([&] { guardian.emplace(process::Guardian::start()); });
     // Reaped before dying of a signal: an init that does not reap would keep it.
     TRY_ASSIGN(const auto refused, take_leases(backend, leases, target, options, owners, self,
-                                               [&] { guardian.reset(); }));
+                                               [&](int) { guardian.reset(); }));
     if (refused)
         return *refused;
 

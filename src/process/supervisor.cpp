@@ -188,41 +188,30 @@ void Supervisor::handle_signals() {
 
 Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
     Outcome outcome;
-    Clock::time_point kill_at = Clock::time_point::max();
+    StopRule rule(policy);
     pollfd fds[2] = {{signal_fd_, POLLIN, 0}, {event_fd_, POLLIN, 0}};
-    bool started = !policy.start;
     reap();
     while (!child_done_) {
-        const auto now = Clock::now();
-        if (!started && now >= policy.start_at) {
-            started = true;
-            policy.start();
-        }
-        const bool lost = !outcome.stopped && now >= policy.stop_at();
-        const bool time_up = !outcome.stopped && !outcome.timed_out && now >= policy.time_up_at;
-        if (lost || time_up) {
-            outcome.stopped = lost;
-            outcome.timed_out = outcome.timed_out || time_up;
-            outcome.stopped_at = now;
-            // A loss after --max-run's stop keeps the earlier SIGKILL: it is before the expiry.
-            kill_at = std::min(kill_at, now + policy.grace);
+        switch (rule.at(Clock::now())) {
+        case StopRule::Action::stop:
             log::debug("stopping the command with SIG{}", signal_name(policy.signal));
             signal_group(policy.signal);
-        }
-        if (now >= kill_at) {
+            break;
+        case StopRule::Action::kill:
             kill(-child_, SIGKILL);
-            kill_at = Clock::time_point::max();
+            break;
+        case StopRule::Action::none:
+            break;
         }
-        auto next = kill_at;
-        if (!outcome.stopped)
-            next = std::min({next, policy.stop_at(), outcome.timed_out ? next : policy.time_up_at});
-        if (!started)
-            next = std::min(next, policy.start_at);
+        const auto next = rule.next();
         if (poll(fds, 2, next == Clock::time_point::max() ? -1 : poll_timeout(next)) < 0 &&
             errno != EINTR)
             break;
         handle_signals();
     }
+    outcome.stopped = rule.stopped();
+    outcome.timed_out = rule.timed_out();
+    outcome.stopped_at = rule.stopped_at();
     outcome.ended_at = Clock::now();
     outcome.wait_status = child_status_;
     outcome.had_terminal = owns_terminal_;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "process/guardian.hpp"
+#include "process/stop_rule.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
 
@@ -25,20 +26,8 @@ class Supervisor {
   public:
     using Clock = std::chrono::steady_clock;
 
-    // When to stop the command (e.g. the lease can no longer be renewed), how, and how long
-    // to wait before SIGKILL.
-    struct StopPolicy {
-        std::function<Clock::time_point()> stop_at;
-        // When the command has run long enough (--max-run): stopped the same way, but it is
-        // the command's time that is up, not the lease.
-        Clock::time_point time_up_at = Clock::time_point::max();
-        int signal = SIGTERM;
-        Millis grace{5000};
-        // Called once from wait() at `start_at` (e.g. starting the renewal thread when the first
-        // renewal is due, so short commands never pay for it).
-        Clock::time_point start_at = Clock::time_point::max();
-        std::function<void()> start;
-    };
+    // When to stop the command and how: the rule `dlock acquire`'s keeper applies too.
+    using StopPolicy = StopRule::Policy;
 
     struct Outcome {
         int wait_status = 0;
