@@ -2,7 +2,7 @@
 -- ("<prefix>:{NAME}:runs"), from the scripts that write its history.
 --
 -- Fields: one counter per outcome (ok, failed, timed_out, lost, skipped_busy,
--- skipped_slot_done); the last finished run (last_outcome, last_end_ms, last_duration_ms,
+-- skipped_slot_done, unknown); the last finished run (last_outcome, last_end_ms, last_duration_ms,
 -- last_exit, last_host) and the last success (success_end_ms, success_duration_ms,
 -- success_host). Counters only grow, so they outlive the history's trimming; the hash expires a
 -- year and a month after its last write (a yearly job's counters survive between its runs).
@@ -10,7 +10,8 @@
 
 local RUNS_TTL_MS = '34560000000'
 
--- A finished run: `outcome` is ok, failed, timed_out or lost; times in server ms (digits).
+-- A finished run: `outcome` is ok, failed, timed_out, lost or unknown (a hold of `dlock acquire`
+-- that ended with its script: no exit status); times in server ms (digits).
 local function count_run(runs, outcome, host, exit_status, end_ms, duration_ms)
   if not runs or outcome == '' then
     return

@@ -76,19 +76,24 @@ std::string_view ended(Outcome outcome) {
         return "timed out";
     case Outcome::lost:
         return "lost its lease";
+    case Outcome::unknown:
+        return "ended";
     default:
         return "was skipped";
     }
 }
 
-// "failed on web-1 23m ago (exit 3, took 2s)", "succeeded 3h12m ago on web-2 (exit 0, ...)":
-// the outcome first, and what a reader looks for next.
+// "failed on web-1 23m ago (exit 3, took 2s)", "succeeded 3h12m ago on web-2 (exit 0, ...)",
+// "ended 3h ago on web-2 (exit status unknown, ...)": the outcome first, and what a reader looks
+// for next.
 std::string run_phrase(const RunRecord& r, int64_t now_ms) {
     const std::string when = age(elapsed(now_ms, r.end_ms)) + " ago";
     const std::string where = "on " + host(r.host);
-    return fmt::format("{} {} {} (exit {}, took {})", ended(r.outcome),
-                       r.outcome == Outcome::ok ? when : where,
-                       r.outcome == Outcome::ok ? where : when, r.exit_status, span(r.duration_ms));
+    const bool ran = r.outcome == Outcome::ok || r.outcome == Outcome::unknown;
+    const std::string exit =
+        r.exit_status < 0 ? "exit status unknown" : fmt::format("exit {}", r.exit_status);
+    return fmt::format("{} {} {} ({}, took {})", ended(r.outcome), ran ? when : where,
+                       ran ? where : when, exit, span(r.duration_ms));
 }
 
 bool in_future(const std::optional<RunRecord>& r, int64_t now_ms) {
@@ -130,16 +135,30 @@ std::string perfdata(const CheckInput& in, const CheckLimits& limits) {
     return out;
 }
 
-// The state and words of a name that succeeded at least once.
-CheckVerdict judge_success(const CheckInput& in, const CheckLimits& limits) {
-    const RunRecord& success = *in.runs.last_success;
+// The run that says the job ran: the last success, or a later run whose exit status is unknown
+// (a hold of `dlock acquire` whose script exited without `dlock release --status`), which is
+// not known to have failed. Nullopt: it never ran so.
+const std::optional<RunRecord>& last_ran(const lock::RunStats& runs) {
+    const auto& last = runs.last_run;
+    if (last && last->outcome == Outcome::unknown &&
+        (!runs.last_success || last->end_ms > runs.last_success->end_ms))
+        return last;
+    return runs.last_success;
+}
+
+// The state and words of a name that ran at least once (succeeded, or ended with its status
+// unknown): by the age of `success`, the run last_ran() found.
+CheckVerdict judge_success(const CheckInput& in, const CheckLimits& limits,
+                           const RunRecord& success) {
     const auto& last = in.runs.last_run;
     const int64_t success_age = elapsed(in.now_ms, success.end_ms);
-    const bool failed_after = last && last->outcome != Outcome::ok && last->end_ms > success.end_ms;
+    const bool failed_after = last && last->outcome != Outcome::ok &&
+                              last->outcome != Outcome::unknown && last->end_ms > success.end_ms;
     CheckVerdict v{CheckState::ok, in.name, ""};
     if (failed_after)
-        v.text += fmt::format(" last run {}; last succeeded {} ago on {}",
-                              run_phrase(*last, in.now_ms), age(success_age), host(success.host));
+        v.text += fmt::format(" last run {}; last {} {} ago on {}", run_phrase(*last, in.now_ms),
+                              success.outcome == Outcome::ok ? "succeeded" : "ended",
+                              age(success_age), host(success.host));
     else
         v.text += " last " + run_phrase(success, in.now_ms);
     if (success_age > limits.max_age.count()) {
@@ -222,8 +241,8 @@ CheckVerdict judge(const CheckInput& in, const CheckLimits& limits) {
                                 in.name, span(elapsed((*r)->end_ms, in.now_ms))),
                     perfdata(in, limits)};
     CheckVerdict v;
-    if (in.runs.last_success) {
-        v = judge_success(in, limits);
+    if (const auto& ran = last_ran(in.runs)) {
+        v = judge_success(in, limits, *ran);
     } else {
         v = {CheckState::critical, in.name + " never succeeded", ""};
         if (in.runs.last_run)

@@ -22,10 +22,12 @@ enum class Outcome {
     lost,              // the lease was lost while it ran (76)
     skipped_busy,      // another holder had the lock (a no-wait refusal or a --wait that ran out)
     skipped_slot_done, // --once-per: its slot was done already
+    unknown,           // the hold of `dlock acquire` ended with its script, whose status is unknown
 };
-inline constexpr std::array<Outcome, 6> kOutcomes{
-    Outcome::ok,   Outcome::failed,       Outcome::timed_out,
-    Outcome::lost, Outcome::skipped_busy, Outcome::skipped_slot_done};
+inline constexpr std::array<Outcome, 7> kOutcomes{Outcome::ok,           Outcome::failed,
+                                                  Outcome::timed_out,    Outcome::lost,
+                                                  Outcome::skipped_busy, Outcome::skipped_slot_done,
+                                                  Outcome::unknown};
 
 // The outcome's name: the field of its counter, and the `outcome` label of dlock_runs_total.
 std::string_view outcome_name(Outcome outcome);
@@ -34,7 +36,7 @@ std::optional<Outcome> outcome_named(std::string_view name);
 
 // One finished run (a lock's release with an exit status, or a lost lease).
 struct RunRecord {
-    Outcome outcome = Outcome::ok; // ok, failed, timed_out or lost
+    Outcome outcome = Outcome::ok; // ok, failed, timed_out, lost or unknown
     int64_t end_ms = 0;            // server time the run ended
     int64_t duration_ms = 0;       // from the acquisition to its end
     int exit_status = 0;           // what dlock returned for it; -1: not known

@@ -46,18 +46,19 @@ lock::RunStats parse_runs(ReplyView values) {
         return runs;
     for (size_t i = 0; i < runs.counts.size(); ++i)
         runs.counts[i] = count_in(values[i]).value_or(0);
-    if (auto last = record_at(values, 7, 10)) {
+    if (auto last = record_at(values, 8, 11)) {
         // A finished run's outcome; anything else in the field reads as a failure.
-        const auto outcome = lock::outcome_named(values[6].str());
+        const auto outcome = lock::outcome_named(values[7].str());
         const bool finished =
             outcome && (*outcome == lock::Outcome::ok || *outcome == lock::Outcome::failed ||
-                        *outcome == lock::Outcome::timed_out || *outcome == lock::Outcome::lost);
+                        *outcome == lock::Outcome::timed_out || *outcome == lock::Outcome::lost ||
+                        *outcome == lock::Outcome::unknown);
         last->outcome = finished ? *outcome : lock::Outcome::failed;
-        const auto exit_status = count_in(values[9]);
+        const auto exit_status = count_in(values[10]);
         last->exit_status = static_cast<int>(std::min<int64_t>(exit_status.value_or(-1), 255));
         runs.last_run = std::move(last);
     }
-    if (auto success = record_at(values, 11, 13)) {
+    if (auto success = record_at(values, 12, 14)) {
         success->outcome = lock::Outcome::ok;
         success->exit_status = 0;
         runs.last_success = std::move(success);

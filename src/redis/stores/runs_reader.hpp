@@ -10,12 +10,13 @@ namespace dlock::redis {
 
 // The fields of a name's run counters hash that lua/status.lua reads (HMGET, in this order);
 // written by lua/lib/runs.lua.
-inline constexpr std::array<std::string_view, 14> kRunFields{"ok",
+inline constexpr std::array<std::string_view, 15> kRunFields{"ok",
                                                              "failed",
                                                              "timed_out",
                                                              "lost",
                                                              "skipped_busy",
                                                              "skipped_slot_done",
+                                                             "unknown",
                                                              "last_outcome",
                                                              "last_end_ms",
                                                              "last_duration_ms",
