@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace dlock::app {
 
@@ -23,8 +24,17 @@ struct AcquireOptions {
 // then.
 Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions options);
 
-// `dlock release` without --force: asks the keeper of `hold` to release. Returns its status,
-// reported on stderr; 76 when no keeper answers for it (see docs/reference.md).
-Result<int> release_hold(const std::string& hold, bool inherited);
+// The hold ids of a $DLOCK_HOLD: words separated by spaces (each checked by the caller).
+std::vector<std::string> listed_holds(const char* text);
+
+// `dlock release` without --force: asks the keepers of `holds` to release (each hold id, oldest
+// first). Given with --hold (`inherited` false): that one. From $DLOCK_HOLD: every hold kept
+// for the script the release runs in (process/calling_script.hpp), newest first; holds of
+// another process are left (64, with the keeper's reason, when all are). `status`: how the
+// script ended (`--status`), for the run counters. Returns the first status that is not 0
+// (each reported on stderr), or 0; 76 when no keeper answers for the hold (see
+// docs/reference.md).
+Result<int> release_holds(const std::vector<std::string>& holds, bool inherited,
+                          std::optional<int> status);
 
 } // namespace dlock::app

@@ -1,6 +1,8 @@
 #include "app/keeper.hpp"
 
 #include "app/run_history.hpp"
+#include "app/stop_policy.hpp"
+#include "process/guardian.hpp"
 #include "process/hold_channel.hpp"
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
@@ -24,23 +26,6 @@ namespace {
 
 using Clock = lock::LeaseSet::Clock;
 
-// How a hold's end is counted (lock/runs.hpp): `dlock release` is a success, a stop the outcome
-// of its cause; a hold whose owner exited is not counted (its exit status is not known).
-std::optional<lock::Outcome> counted_as(std::optional<int> exit_status) {
-    if (!exit_status)
-        return std::nullopt;
-    switch (*exit_status) {
-    case exit_code::ok:
-        return lock::Outcome::ok;
-    case exit_code::lease_lost:
-        return lock::Outcome::lost;
-    case exit_code::timed_out:
-        return lock::Outcome::timed_out;
-    default:
-        return lock::Outcome::failed;
-    }
-}
-
 // How long a connected `dlock release` may take to send its request (it sends it at once): the
 // loop waits meanwhile, so this must stay well below the lease's safety margin.
 constexpr Millis kRequestWait{500};
@@ -61,36 +46,40 @@ std::string joined(const std::vector<std::string>& names) {
     return text;
 }
 
+// The keeper's three states follow from the stop rule (process/stop_rule.hpp), the rule of
+// `dlock run` too: *held* until it stops the owner's group, *stopping* until the group is
+// killed or gone, then *released* (the leases given back, the loss recorded).
 class Keeper {
   public:
     explicit Keeper(const Keeping& k);
+    // Starts the guardian of the owner's group; an error: nothing could guard it.
+    Result<void> guard();
     [[noreturn]] void run();
 
   private:
-    enum class State { held, stopping, lost };
-    Clock::time_point next_deadline() const;
     void on_time(Clock::time_point now);
-    void lose(Clock::time_point now);
-    void time_up(Clock::time_point now);
-    void stop_owner(Clock::time_point now, std::string why);
+    void stop(Clock::time_point now);
+    void kill_group();
     void record_max_run();
-    // The leases after a loss: released (the loss recorded), the owner killed if `kill`.
-    void end_loss(bool kill);
+    // After a stop: the group killed or gone, the leases released (the loss recorded).
+    void end_stop();
     // Releases every lease; the exit status and message for `dlock release`.
     std::pair<int, std::string> release(std::optional<int> exit_status);
     void on_request();
+    void on_owner_exit();
     // A stop signal sent to the keeper goes to the owner, as `dlock run` forwards one to its
     // command: the lock is the owner's, so it is held until the owner exits or releases it.
     void forward_signal();
-    [[noreturn]] void quit(std::string_view why);
+    [[noreturn]] void quit();
 
     const Keeping& k_;
-    State state_ = State::held;
-    Clock::time_point kill_at_ = Clock::time_point::max();
+    process::StopRule::Policy policy_;
+    process::StopRule rule_;
+    std::optional<process::Guardian> guardian_;
+    bool released_ = false;
+    bool owner_gone_ = false;
     std::string lost_message_; // why the owner was stopped: the answer to a release after it
     int stop_status_ = exit_code::lease_lost; // that release's status: 76, or 124 (--max-run)
-    Clock::time_point time_up_at_ = Clock::time_point::max(); // --max-run
-    bool timed_out_ = false;                                  // it passed: the owner stopped
     int wake_fd_;
     int signal_fd_;
     // Kept open to be given up when the descriptors run out (EMFILE): a connection that cannot
@@ -98,9 +87,8 @@ class Keeper {
     int reserve_fd_;
 };
 
-Keeper::Keeper(const Keeping& k) : k_(k) {
-    if (k_.options.max_run)
-        time_up_at_ = Clock::now() + *k_.options.max_run;
+Keeper::Keeper(const Keeping& k)
+    : k_(k), policy_(stop_policy(k.options, k.leases)), rule_(policy_) {
     sigset_t stops;
     sigemptyset(&stops);
     for (int s : {SIGTERM, SIGINT, SIGHUP, SIGQUIT})
@@ -116,56 +104,63 @@ Keeper::Keeper(const Keeping& k) : k_(k) {
     });
 }
 
-Clock::time_point Keeper::next_deadline() const {
-    if (state_ == State::held)
-        return std::min({k_.leases.renewals_due() - Millis(1), k_.leases.stop_at(), time_up_at_});
-    return state_ == State::stopping ? kill_at_ : Clock::time_point::max();
+Result<void> Keeper::guard() {
+    TRY_ASSIGN(auto guardian, process::Guardian::start());
+    guardian.group().store(k_.owner.group());
+    guardian_.emplace(std::move(guardian));
+    return {};
 }
 
 void Keeper::on_time(Clock::time_point now) {
-    if (state_ == State::held) {
-        if (k_.leases.lost(now))
-            lose(now);
-        else if (now >= time_up_at_)
-            time_up(now);
-        else if (now >= k_.leases.renewals_due() - Millis(1))
-            k_.leases.start_renewals();
+    if (released_)
+        return;
+    switch (rule_.at(now)) {
+    case process::StopRule::Action::stop:
+        stop(now);
+        break;
+    case process::StopRule::Action::kill:
+        kill_group();
+        end_stop();
+        break;
+    case process::StopRule::Action::none:
+        break;
     }
-    if (state_ == State::stopping && now >= kill_at_)
-        end_loss(true);
 }
 
-void Keeper::lose(Clock::time_point now) {
-    const lock::HeldLease* lost = k_.leases.lost(now);
-    const std::string how = lost->clock().confirmed_lost() ? "it was released or taken over"
-                                                           : "it could not be renewed in time";
-    stop_owner(now, fmt::format("lost the lease on {} while it was held: {}", lost->name(), how));
-}
-
-// --max-run: the owner held the lock too long. The leases are still ours: they are released
-// once the owner is stopped, the time-up recorded first (end_loss: Redis is not waited on before
-// the owner is signalled).
-void Keeper::time_up(Clock::time_point now) {
-    stop_status_ = exit_code::timed_out;
-    timed_out_ = true;
-    stop_owner(now, fmt::format("{} held the lock longer than --max-run {}",
-                                k_.options.command_line, format_duration(*k_.options.max_run)));
-}
-
-// The owner gets the stop signal now and SIGKILL after --kill-after (end_loss). Nothing here
+// The owner's group gets the stop signal now and SIGKILL after --kill-after. Nothing here
 // waits: a renewal hung on a stalled Redis must not hold up the signal, which has to come
-// before the lease can expire. The watchdog is only asked to stop; release() waits for it.
-void Keeper::stop_owner(Clock::time_point now, std::string why) {
-    const bool signalled = k_.owner.signal(k_.options.lost_signal);
-    if (signalled && k_.options.lost_signal != SIGCONT)
-        k_.owner.signal(SIGCONT); // a stopped owner must be able to act on the signal
-    k_.leases.request_stop_renewals();
-    lost_message_ = why + (signalled ? fmt::format("; process {} was sent SIG{}", k_.owner.pid(),
-                                                   signal_name(k_.options.lost_signal))
-                                     : "");
+// before the lease can expire. After a loss the watchdog is only asked to stop; release()
+// waits for it. After --max-run the leases are still ours, and renewed until the group is gone.
+void Keeper::stop(Clock::time_point now) {
+    std::string why;
+    if (rule_.stopped()) {
+        const lock::HeldLease* lost = k_.leases.lost(now);
+        const std::string_view name = lost ? lost->name() : k_.leases[0].name();
+        const bool taken = lost && lost->clock().confirmed_lost();
+        why = fmt::format("lost the lease on {} while it was held: {}", name,
+                          taken ? "it was released or taken over"
+                                : "it could not be renewed in time");
+        stop_status_ = exit_code::lease_lost;
+        k_.leases.request_stop_renewals();
+    } else {
+        why = fmt::format("{} held the lock longer than --max-run {}", k_.options.command_line,
+                          format_duration(*k_.options.max_run));
+        stop_status_ = exit_code::timed_out;
+    }
+    k_.owner.signal_group(k_.options.lost_signal);
+    if (k_.options.lost_signal != SIGCONT)
+        k_.owner.signal_group(SIGCONT); // stopped processes must be able to act on the signal
+    lost_message_ = fmt::format("{}; its process group {} was sent SIG{}", why, k_.owner.group(),
+                                signal_name(k_.options.lost_signal));
     log::error("{}", lost_message_);
-    state_ = State::stopping;
-    kill_at_ = now + k_.options.kill_after;
+}
+
+void Keeper::kill_group() {
+    if (!k_.owner.group_alive())
+        return;
+    log::warn("process group {} still runs {} after SIG{}: SIGKILL", k_.owner.group(),
+              format_duration(k_.options.kill_after), signal_name(k_.options.lost_signal));
+    k_.owner.signal_group(SIGKILL);
 }
 
 void Keeper::record_max_run() {
@@ -175,16 +170,13 @@ void Keeper::record_max_run() {
                            k_.leases[i].fence(), *k_.options.max_run);
 }
 
-void Keeper::end_loss(bool kill) {
-    if (kill && k_.owner.alive()) {
-        log::warn("process {} still runs {} after the lost lease: SIGKILL", k_.owner.pid(),
-                  format_duration(k_.options.kill_after));
-        k_.owner.signal(SIGKILL);
-    }
-    if (timed_out_)
+void Keeper::end_stop() {
+    if (rule_.timed_out())
         record_max_run();
     release(stop_status_);
-    state_ = State::lost;
+    released_ = true;
+    if (owner_gone_)
+        quit();
 }
 
 std::pair<int, std::string> Keeper::release(std::optional<int> exit_status) {
@@ -192,9 +184,9 @@ std::pair<int, std::string> Keeper::release(std::optional<int> exit_status) {
     std::vector<std::string> gone, names;
     std::optional<Error> failed;
     lock::LeaseSet::Ending ending;
-    ending.after_loss = state_ != State::held;
+    ending.after_loss = rule_.stopping();
     ending.exit_status = exit_status;
-    ending.outcome = counted_as(exit_status);
+    ending.outcome = counted_outcome(rule_.stopped(), rule_.timed_out(), exit_status);
     ending.min_hold = k_.options.min_hold;
     lock::History* history = k_.backend.history();
     ending.on_gone = [&](const lock::HeldLease& lease) {
@@ -213,12 +205,12 @@ std::pair<int, std::string> Keeper::release(std::optional<int> exit_status) {
     for (size_t i = 0; i < k_.leases.size(); ++i)
         names.push_back(k_.leases[i].name());
     k_.leases.release_all(k_.backend, ending);
-    if (!gone.empty() && state_ != State::held && stop_status_ != exit_code::lease_lost) {
+    if (!gone.empty() && rule_.stopping() && stop_status_ != exit_code::lease_lost) {
         // --max-run stopped the owner, and a lease was lost meanwhile: lost wins, as in run.
         stop_status_ = exit_code::lease_lost;
         lost_message_ += fmt::format("; the lease on {} was lost meanwhile", joined(gone));
     }
-    if (!gone.empty() && state_ == State::held)
+    if (!gone.empty() && !rule_.stopping())
         return {exit_code::lease_lost,
                 fmt::format("the lease on {} was lost before the release: it was released or "
                             "taken over",
@@ -248,6 +240,11 @@ void Keeper::on_request() {
     }
     if (request.fd < 0)
         return;
+    if (request.owner_query && request.allowed) {
+        process::answer_hold_request(request, exit_code::ok,
+                                     fmt::format("{} {}", k_.owner.pid(), k_.script));
+        return;
+    }
     if (!request.release || !request.allowed) {
         process::answer_hold_request(
             request, exit_code::usage,
@@ -269,16 +266,31 @@ void Keeper::on_request() {
                         k_.owner.pid(), k_.options.command_line, request.from_script));
         return;
     }
-    if (state_ == State::held) {
-        const auto [status, message] = release(0);
+    if (!rule_.stopping()) {
+        const auto [status, message] = release(request.status.value_or(exit_code::ok));
         log::info("{}", message);
         process::answer_hold_request(request, status, message);
-        _exit(0);
+        quit();
     }
-    if (state_ == State::stopping) // the owner lets go: no need to kill it
-        end_loss(false);
+    // Stopped already: the answer says why, and the group still gets its SIGKILL when due.
     process::answer_hold_request(request, stop_status_, lost_message_);
-    _exit(0);
+    if (released_)
+        quit();
+}
+
+void Keeper::on_owner_exit() {
+    owner_gone_ = true;
+    if (!rule_.stopping()) {
+        const auto [status, message] = release(std::nullopt);
+        log::info("process {} exited: {}", k_.owner.pid(), message);
+        quit();
+    }
+    if (released_)
+        quit();
+    if (!k_.owner.group_alive()) { // nothing left to kill
+        rule_.ended();
+        end_stop();
+    }
 }
 
 void Keeper::forward_signal() {
@@ -290,12 +302,12 @@ void Keeper::forward_signal() {
     }
 }
 
-void Keeper::quit(std::string_view why) {
-    if (state_ == State::held) {
-        const auto [status, message] = release(std::nullopt);
-        log::info("{}: {}", why, message);
-    } else if (state_ == State::stopping) {
-        end_loss(false);
+// The group needs no guard any more (it ended, was killed, or is let go with the lock): the
+// guardian is disarmed and reaped before the keeper ends.
+void Keeper::quit() {
+    if (guardian_) {
+        guardian_->disarm();
+        guardian_.reset();
     }
     _exit(0);
 }
@@ -303,11 +315,13 @@ void Keeper::quit(std::string_view why) {
 void Keeper::run() {
     for (;;) {
         on_time(Clock::now());
-        std::array<pollfd, 4> fds{{{k_.owner.fd(), POLLIN, 0},
+        // Once the owner has gone, its pidfd stays readable: it leaves the set (-1 is ignored).
+        std::array<pollfd, 4> fds{{{owner_gone_ ? -1 : k_.owner.fd(), POLLIN, 0},
                                    {k_.listener, POLLIN, 0},
                                    {signal_fd_, POLLIN, 0},
                                    {wake_fd_, POLLIN, 0}}};
-        if (poll(fds.data(), fds.size(), poll_timeout(Clock::now(), next_deadline())) < 0)
+        const auto next = released_ ? Clock::time_point::max() : rule_.next();
+        if (poll(fds.data(), fds.size(), poll_timeout(Clock::now(), next)) < 0)
             continue; // EINTR
         if (fds[3].revents != 0) {
             uint64_t count;
@@ -316,16 +330,29 @@ void Keeper::run() {
         if (fds[2].revents != 0)
             forward_signal();
         if (fds[0].revents != 0)
-            quit(fmt::format("process {} exited", k_.owner.pid()));
+            on_owner_exit();
         if (fds[1].revents != 0)
             on_request();
     }
 }
 
+// Tells the waiting `dlock acquire` whether the keeper holds and guards: "ok", or why not.
+void announce(int ready, std::string_view what) {
+    const std::string line = std::string(what) + "\n";
+    (void)!write(ready, line.data(), line.size());
+    close(ready);
+}
+
 } // namespace
 
-void keep(const Keeping& keeping) {
+void keep(const Keeping& keeping, int ready) {
     Keeper keeper(keeping);
+    if (auto guarded = keeper.guard(); !guarded) {
+        keeping.leases.release_all(keeping.backend);
+        announce(ready, guarded.error().message);
+        _exit(0);
+    }
+    announce(ready, "ok");
     keeper.run();
 }
 

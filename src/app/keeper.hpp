@@ -20,11 +20,15 @@ struct Keeping {
 };
 
 // The keeper, in the child of fork(): renews the leases until the owner exits (then releases
-// them) or a release request comes (then releases them and answers). A lease lost meanwhile:
-// renewals stop, the owner gets --lost-signal before the lease can expire and SIGKILL after
-// --kill-after, the loss goes to the history, and a later release request is answered 76.
+// them, the run counted with its status unknown) or a release request comes (then releases
+// them, counted with the status the request gives, and answers). A lease lost meanwhile, or
+// --max-run passed: the owner's whole process group gets --lost-signal before the lease can
+// expire and SIGKILL after --kill-after (the stop rule of `dlock run`, process/stop_rule.hpp),
+// the loss goes to the history, and a later release request is answered 76 (124). A guardian
+// (process/guardian.hpp) SIGKILLs the group should the keeper die. Once it holds and guards, it
+// writes "ok" and a newline to `ready` (else the reason, after releasing) and closes it.
 // Never returns.
-[[noreturn]] void keep(const Keeping& keeping);
+[[noreturn]] void keep(const Keeping& keeping, int ready);
 
 // Detaches this (forked) process from the caller: a session of its own, 0-2 on `null` (an open
 // /dev/null, closed here), every descriptor it inherited from the caller closed (dlock opens all

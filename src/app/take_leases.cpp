@@ -44,7 +44,8 @@ Result<void> check_offered(const lock::Store& store, const RunOptions& options) 
 Result<std::optional<int>> take_leases(lock::Backend& backend, lock::LeaseSet& leases,
                                        const Target& target, const RunOptions& options,
                                        const RunOwners& owners, const lock::HolderInfo& self,
-                                       const std::function<void()>& before_dying) {
+                                       const std::function<void(int)>& before_dying,
+                                       bool catch_signals) {
     // A signal while a multi-name run waits for a later name must not leave the earlier ones
     // held until their TTL runs out: catch it, give them back, then die of it. (One name: the
     // default action is right, and costs no system calls.)
@@ -53,7 +54,7 @@ Result<std::optional<int>> take_leases(lock::Backend& backend, lock::LeaseSet& l
     if (options.wait != Millis(0))
         shown.emplace();
     std::optional<SignalLatch> latch;
-    if (options.names.size() > 1 || (shown && shown->in_place()))
+    if (options.names.size() > 1 || (shown && (catch_signals || shown->in_place())))
         latch.emplace(std::initializer_list<int>{SIGINT, SIGTERM, SIGHUP, SIGQUIT});
     auto taken = lock::acquire_all(
         backend, lease_requests(target, options, owners, self), options.wait, leases,
@@ -67,7 +68,7 @@ Result<std::optional<int>> take_leases(lock::Backend& backend, lock::LeaseSet& l
     if (latch && latch->caught()) { // acquire_all returned Interrupted, or all were just taken
         leases.release_all(backend);
         if (before_dying)
-            before_dying();
+            before_dying(latch->caught());
         return latch->reraise();
     }
     latch.reset();

@@ -18,11 +18,13 @@ Result<void> check_offered(const lock::Store& store, const RunOptions& options);
 // Takes the lease on every name of `options` into `leases`, all or none, as `dlock run` and
 // `dlock acquire` do: waiting as -w says (shown at a terminal or at -v), recording a --wait that
 // ran out. nullopt: every lease is held; else the exit status of the refusal, already reported,
-// with nothing held. A signal caught while several names are taken, or while a wait is shown
-// in place, gives back what was taken, calls `before_dying` and ends dlock with that signal.
+// with nothing held. A signal caught while several names are taken, while a wait is shown in
+// place, or during any wait when `catch_signals`, gives back what was taken, calls
+// `before_dying` with it and ends dlock with that signal.
 Result<std::optional<int>> take_leases(lock::Backend& backend, lock::LeaseSet& leases,
                                        const Target& target, const RunOptions& options,
                                        const RunOwners& owners, const lock::HolderInfo& self,
-                                       const std::function<void()>& before_dying = nullptr);
+                                       const std::function<void(int)>& before_dying = nullptr,
+                                       bool catch_signals = false);
 
 } // namespace dlock::app

@@ -71,4 +71,14 @@ Result<int> CommandLine::run(char* const* argv) {
     return execute();
 }
 
+bool CommandLine::output_is_evaluated() const {
+    if (named_subcommand(args_) != "acquire")
+        return false;
+    for (size_t i = 0; i < args_.size(); ++i)
+        if (args_[i] == "--format=json" ||
+            (args_[i] == "--format" && i + 1 < args_.size() && args_[i + 1] == "json"))
+            return false;
+    return true;
+}
+
 } // namespace dlock::cli

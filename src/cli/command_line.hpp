@@ -32,6 +32,11 @@ class CommandLine {
     // the static build to hand over to the dynamic one (process/dynamic_handover.hpp).
     Result<int> run(char* const* argv);
 
+    // Whether what this command line prints on stdout is meant for a shell's `eval` (`dlock
+    // acquire` in its default format): then a failure prints `exit N`, so that
+    // `eval "$(dlock acquire NAME)"` ends the script instead of running it unlocked.
+    bool output_is_evaluated() const;
+
   private:
     std::vector<std::string> args_, command_;
     bool separated_ = false; // "--" was given, even with nothing after it

@@ -1,6 +1,7 @@
 #include "cli/main.hpp"
 
 #include "cli/command_line.hpp"
+#include "process/calling_script.hpp"
 #include "util/exit_codes.hpp"
 #include "util/log.hpp"
 #include "util/output.hpp"
@@ -35,9 +36,19 @@ namespace {
     _exit(exit_code::internal);
 }
 
+// What a failed `dlock acquire` prints for `eval "$(...)"`: `exit N`, which ends a script, or at
+// an interactive prompt `(exit N)`, which only sets $? (ending the login shell would be worse).
+std::string evaluated_failure(int status) {
+    const bool prompt = process::interactive_shell(process::calling_script());
+    return (prompt ? "(exit " : "exit ") + std::to_string(status) + (prompt ? ")\n" : "\n");
+}
+
 int run_command_line(int argc, char** argv) {
     CommandLine line(std::vector<std::string>(argv + 1, argv + argc));
-    return out::finish(exit_status(line.run(argv)));
+    const int status = exit_status(line.run(argv));
+    if (status != exit_code::ok && line.output_is_evaluated())
+        out::write(evaluated_failure(status));
+    return out::finish(status);
 }
 
 } // namespace

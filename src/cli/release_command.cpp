@@ -4,6 +4,7 @@
 #include "app/force_release.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_help.hpp"
+#include "cli/numbers.hpp"
 #include "process/hold_channel.hpp"
 
 #include <cstdlib>
@@ -18,20 +19,22 @@ NAME (a lock and a semaphore of the same name are separate objects).
 Without --force and NAME it releases the hold of `dlock acquire` ($DLOCK_HOLD or --hold).
 )";
 
-// The hold `dlock release` without NAME releases: --hold, else $DLOCK_HOLD.
-Result<std::string> hold_to_release(const CLI::App& app, const std::string& given) {
+// The holds `dlock release` without NAME releases: --hold, else those of $DLOCK_HOLD.
+Result<std::vector<std::string>> holds_to_release(const CLI::App& app, const std::string& given) {
     const char* from_environment = getenv("DLOCK_HOLD");
     const bool flag = app.count("--hold") > 0;
-    if (!flag && (from_environment == nullptr || *from_environment == '\0'))
+    const auto holds = flag ? std::vector<std::string>{given} : app::listed_holds(from_environment);
+    if (holds.empty())
         return usage_error("release: no hold given: pass --hold ID, or eval the output of dlock "
                            "acquire so that DLOCK_HOLD is set (or release --force NAME to break "
                            "a lock)");
-    const std::string hold = flag ? given : from_environment;
-    if (!process::valid_hold_id(hold))
-        return usage_error(fmt::format("{}: not a hold id (32 hex digits, as dlock acquire "
-                                       "prints in DLOCK_HOLD)",
-                                       flag ? "--hold" : "DLOCK_HOLD"));
-    return hold;
+    for (const auto& hold : holds)
+        if (!process::valid_hold_id(hold))
+            return usage_error(fmt::format("{}: not a hold id (32 hex digits, as dlock acquire "
+                                           "prints in DLOCK_HOLD{})",
+                                           flag ? "--hold" : "DLOCK_HOLD",
+                                           flag ? "" : ", several separated by spaces"));
+    return holds;
 }
 
 } // namespace
@@ -51,19 +54,31 @@ ReleaseCommand::ReleaseCommand(CLI::App& parent) {
     app_->add_flag("--all-permits", all_permits_, "break every permit of semaphore NAME")
         ->excludes(permit);
     app_->add_option("--hold", hold_,
-                     "without NAME: release this hold of dlock acquire (default $DLOCK_HOLD)")
+                     "without NAME: release this hold of dlock acquire (default: every hold "
+                     "in $DLOCK_HOLD that this script took)")
         ->option_text("ID")
         ->excludes(name);
+    app_->add_option("--status", status_,
+                     "without NAME: how the script ended (e.g. $? in trap '... --status $?' "
+                     "EXIT), counted by the run counters: 0 ok, else failed")
+        ->option_text("N");
     app_->footer(kWhatBreaks + exit_status_help(HelpPage::release));
 }
 
 Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) const {
     if (!force_ && name_.empty() && app_->count("--permit") == 0 && !all_permits_) {
         Plan p;
-        TRY_ASSIGN(p.hold, hold_to_release(*app_, hold_));
+        TRY_ASSIGN(p.holds, holds_to_release(*app_, hold_));
         p.hold_inherited = app_->count("--hold") == 0;
+        if (app_->count("--status") > 0) {
+            TRY_ASSIGN(const int64_t status, parse_integer(status_, 0, 255, "--status"));
+            p.status = static_cast<int>(status);
+        }
         return p;
     }
+    if (app_->count("--status") > 0)
+        return usage_error("--status says how the script of a dlock acquire hold ended: give it "
+                           "without --force and NAME");
     if (app_->count("--hold") > 0)
         return usage_error("--hold releases a hold of dlock acquire: give it without --force, "
                            "NAME or --permit");
@@ -74,7 +89,7 @@ Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) 
                            "with --force NAME; a hold of dlock acquire is released with dlock "
                            "release alone, without NAME (a command run by dlock run releases its "
                            "lock itself)");
-    Plan p{{}, {name_, "", all_permits_}, {}};
+    Plan p{{}, {name_, "", all_permits_}, {}, false, std::nullopt};
     if (app_->count("--permit") > 0) {
         TRY_ASSIGN(p.options.permit, app::parse_permit_id(permit_));
     }
@@ -83,8 +98,8 @@ Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) 
 }
 
 Result<int> ReleaseCommand::run(const Plan& p) {
-    if (!p.hold.empty())
-        return app::release_hold(p.hold, p.hold_inherited);
+    if (!p.holds.empty())
+        return app::release_holds(p.holds, p.hold_inherited, p.status);
     return app::force_release(*store_for(p.target), p.target, p.options);
 }
 

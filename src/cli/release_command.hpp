@@ -5,7 +5,9 @@
 #include "cli/global_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace dlock::cli {
 
@@ -17,8 +19,10 @@ class ReleaseCommand final : public PlannedCommand<ReleaseCommand> {
     struct Plan {
         app::Target target;
         app::ForceReleaseOptions options;
-        std::string hold;            // not empty: release this hold (no Redis settings needed)
+        // Not empty: release these holds (no Redis settings needed).
+        std::vector<std::string> holds;
         bool hold_inherited = false; // from $DLOCK_HOLD, not --hold
+        std::optional<int> status;   // --status: how the script ended
     };
     Result<Plan> plan(const GlobalOptions& globals) const;
     Result<int> run(const Plan& plan);
@@ -29,6 +33,7 @@ class ReleaseCommand final : public PlannedCommand<ReleaseCommand> {
     std::string permit_;
     bool all_permits_ = false;
     std::string hold_;
+    std::string status_;
 };
 
 } // namespace dlock::cli

@@ -8,13 +8,22 @@ namespace dlock::process {
 // The script that ran this dlock: the process `dlock acquire` keeps its lock for when no --pid
 // is given, and the one `dlock release` must be run from to release a hold it inherited.
 //
-// That is dlock's parent, unless the parent is only a helper of the script: a subshell the
-// shell forked (for a command substitution with a redirection, `set -E` with an ERR trap, a
-// pipeline, `( ... )`: the same command line as its own parent, in its process group), or a
-// wrapper inside the substitution (`$(timeout 10 dlock acquire x)`, sudo, xargs: its stdout is
-// the substitution's pipe, which is dlock's stdout too). The walk goes up past every such
-// process, at most a few dozen, and stops at pid 1 or at a process it cannot read.
+// When dlock's stdout is a pipe that a process above it reads (a command substitution:
+// `out=$(dlock acquire x)`, `eval "$(dlock acquire x)"`), that reader is the script, whatever
+// runs between them: the subshell a shell forks for `$(dlock acquire x 2>/dev/null)` or an ERR
+// trap, a wrapper such as `$(timeout 10 dlock acquire x)`. In flock's subshell idiom,
+// `( out=$(dlock acquire x) ...; work )`, the reader is the `( )` subshell: the hold is its own.
+// Otherwise the script is dlock's parent, or the first process above it that is not a wrapper
+// that ran dlock (`timeout 10 dlock release`, `sudo -u u dlock acquire x`, `env`, `nice`...:
+// its command line ends with dlock's, or it is a known wrapper program). A process that merely
+// writes to the same pipe as dlock (cron's, a `| tee`'s) is never taken for a helper: under cron
+// the script's own `sh -c` does. The walk stays in dlock's session, goes up at most a few dozen
+// processes, and stops at pid 1 or at a process it cannot read.
 pid_t calling_script();
+
+// Whether `pid` is an interactive shell: a shell (sh, bash, zsh, ...) reading commands from a
+// terminal, given neither a script nor -c. A lock tied to it would last the login session.
+bool interactive_shell(pid_t pid);
 
 // Whether this process runs in a PID namespace other than the host's (a container), where pid 1
 // is the container's first process, which exits like any other, not the host's init.

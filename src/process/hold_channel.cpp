@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
 #include <poll.h>
@@ -12,6 +13,7 @@
 #include <sys/un.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace dlock::process {
 namespace {
@@ -65,6 +67,33 @@ std::optional<pid_t> parse_pid(const std::string& text) {
         return std::nullopt;
     const long pid = std::stol(text);
     return pid > 0 ? std::optional<pid_t>(static_cast<pid_t>(pid)) : std::nullopt;
+}
+
+// "release[ PID][ status N]": what it asks, into `request`.
+void parse_request(const std::string& line, HoldRequest& request) {
+    std::vector<std::string> words;
+    for (size_t at = 0; at <= line.size();) {
+        const size_t space = std::min(line.find(' ', at), line.size());
+        words.push_back(line.substr(at, space - at));
+        at = space + 1;
+    }
+    request.owner_query = words.size() == 1 && words[0] == "owner";
+    request.release = !words.empty() && words[0] == "release";
+    size_t next = 1;
+    if (next < words.size() && words[next] != "status") {
+        const auto pid = parse_pid(words[next++]);
+        request.release = request.release && pid.has_value();
+        request.from_script = pid.value_or(0);
+    }
+    if (next < words.size()) {
+        const bool given = next + 2 == words.size() && words[next] == "status";
+        const std::string& n = given ? words[next + 1] : words[next];
+        const bool digits = given && !n.empty() && n.size() <= 3 &&
+                            n.find_first_not_of("0123456789") == std::string::npos;
+        request.release = request.release && digits && std::stoi(n) <= 255;
+        if (request.release)
+            request.status = std::stoi(n);
+    }
 }
 
 std::optional<ucred> peer(int fd) {
@@ -152,13 +181,7 @@ HoldRequest accept_hold_request(int listener, Millis wait) {
         request.release = true;
         return request;
     }
-    const auto line = read_line(request.fd, Clock::now() + wait).value_or("");
-    request.release = line == "release";
-    if (line.starts_with("release ")) {
-        const auto pid = parse_pid(line.substr(8));
-        request.release = pid.has_value();
-        request.from_script = pid.value_or(0);
-    }
+    parse_request(read_line(request.fd, Clock::now() + wait).value_or(""), request);
     return request;
 }
 
@@ -176,8 +199,11 @@ void answer_hold_request(HoldRequest& request, int status, std::string_view mess
     request.fd = -1;
 }
 
-Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wait,
-                                             pid_t from_script) {
+namespace {
+
+// Sends `request` (one line) to the keeper of `hold` and reads its answer; nullopt: no keeper.
+Result<std::optional<HoldAnswer>> exchange(const std::string& hold, Millis wait,
+                                           const std::string& request) {
     const auto deadline = Clock::now() + wait;
     TRY_ASSIGN(const int fd, connect_keeper(hold, deadline));
     if (fd == -1)
@@ -193,8 +219,6 @@ Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wai
                         "root may release it",
                         hold, *uid));
     }
-    const std::string request =
-        from_script > 0 ? fmt::format("release {}\n", from_script) : std::string("release\n");
     // Read the answer even when the send failed: a keeper refusing another user answers
     // without reading, and may have closed before the request went out (EPIPE).
     (void)!send(fd, request.data(), request.size(), MSG_NOSIGNAL);
@@ -215,6 +239,30 @@ Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wai
         return fail(Fault::internal, fmt::format("the keeper of hold {} answered {}", hold, *line));
     }
     return answer;
+}
+
+} // namespace
+
+Result<std::optional<HoldAnswer>> ask_keeper(const std::string& hold, Millis wait,
+                                             pid_t from_script, std::optional<int> status) {
+    std::string request = "release";
+    if (from_script > 0)
+        request += fmt::format(" {}", from_script);
+    if (status)
+        request += fmt::format(" status {}", *status);
+    return exchange(hold, wait, request + "\n");
+}
+
+Result<std::optional<HoldKeeping>> ask_holder(const std::string& hold, Millis wait) {
+    TRY_ASSIGN(const auto answer, exchange(hold, wait, "owner\n"));
+    if (!answer)
+        return std::nullopt;
+    HoldKeeping keeping;
+    if (answer->status != 0 ||
+        sscanf(answer->message.c_str(), "%d %d", &keeping.owner, &keeping.script) != 2)
+        return fail(Fault::internal,
+                    fmt::format("the keeper of hold {} answered {}", hold, answer->message));
+    return keeping;
 }
 
 } // namespace dlock::process

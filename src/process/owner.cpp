@@ -3,6 +3,7 @@
 #include "process/calling_script.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -25,10 +26,15 @@ Result<Owner> Owner::open(pid_t pid) {
     if (fd < 0)
         return fail(Fault::internal,
                     fmt::format("cannot watch process {} (pidfd_open): {}", pid, strerror(errno)));
-    return Owner(pid, static_cast<int>(fd));
+    const pid_t group = getpgid(pid);
+    if (group < 0) {
+        close(static_cast<int>(fd));
+        return usage_error(fmt::format("--pid {}: no such process", pid));
+    }
+    return Owner(pid, static_cast<int>(fd), group);
 }
 
-Owner::Owner(Owner&& other) noexcept : pid_(other.pid_), fd_(other.fd_) {
+Owner::Owner(Owner&& other) noexcept : pid_(other.pid_), fd_(other.fd_), group_(other.group_) {
     other.fd_ = -1;
 }
 
@@ -44,6 +50,19 @@ bool Owner::alive() const {
 
 bool Owner::signal(int signal) const {
     return syscall(SYS_pidfd_send_signal, fd_, signal, nullptr, 0) == 0;
+}
+
+bool Owner::can_signal() const {
+    return syscall(SYS_pidfd_send_signal, fd_, 0, nullptr, 0) == 0 || errno != EPERM;
+}
+
+void Owner::signal_group(int signal) const {
+    kill(-group_, signal);
+    this->signal(signal);
+}
+
+bool Owner::group_alive() const {
+    return kill(-group_, 0) == 0 || errno == EPERM;
 }
 
 std::vector<std::string> Owner::argv() const {
