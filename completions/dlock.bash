@@ -20,7 +20,7 @@ _dlock_takes_value() {
         --kill-after | --lost-signal | -c | --command | --min-hold | --max-run | -p | --permits | \
         --once-per | --offset | --tolerance | \
         --count | --cycles | --waiters | --handovers | --name | --permit | --pid | --format | \
-        --hold | --max-age | --warn-age | --output)
+        --hold | --status | --max-age | --warn-age | --output)
         return 0
         ;;
     -n) [[ $2 == history ]] ;; # elsewhere -n is --no-wait
@@ -200,7 +200,7 @@ _dlock_complete() {
         names=1
         ;;
     release)
-        options='--help --force --permit --all-permits --hold'
+        options='--help --force --permit --all-permits --hold --status'
         ((positionals == 0)) && names=1
         ;;
     config) options='--help' ;;

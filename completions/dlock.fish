@@ -24,7 +24,7 @@ function __dlock_parse
             case -w --wait --timeout -E --conflict-exit-code --timeout-exit-code --ttl -k \
                 --kill-after --lost-signal -c --command --min-hold --max-run -p --permits --count --cycles \
                 --once-per --offset --tolerance \
-                --waiters --handovers --name --permit --pid --format --hold --max-age --warn-age --output
+                --waiters --handovers --name --permit --pid --format --hold --status --max-age --warn-age --output
                 set i (math $i + 1)
             case -n
                 test "$path" = history; and set i (math $i + 1)
@@ -163,6 +163,7 @@ complete -c dlock -n '__dlock_at release' -l permit -x \
     -d 'Break only this permit of semaphore NAME (id from sem status)'
 complete -c dlock -n '__dlock_at release' -l all-permits -d 'Break every permit of semaphore NAME'
 complete -c dlock -n '__dlock_at release' -l hold -x -d 'Release this hold of dlock acquire'
+complete -c dlock -n '__dlock_at release' -l status -x -d 'How the script ended: counted ok for 0, else failed'
 complete -c dlock -n '__dlock_at bench' -l cycles -x -d 'Uncontended acquire+release cycles'
 complete -c dlock -n '__dlock_at bench' -s k -l waiters -x -d 'Waiters per handover run'
 complete -c dlock -n '__dlock_at bench' -l handovers -x -d 'Handover samples per run'
