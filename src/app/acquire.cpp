@@ -68,6 +68,15 @@ HoldVariables hold_variables(const std::string& holds, pid_t keeper) {
     return variables;
 }
 
+// The names `owners` re-enters: held by an outer hold of the script already.
+std::vector<std::string> reentered(const RunOptions& options, const RunOwners& owners) {
+    std::vector<std::string> names;
+    for (const auto& name : options.names)
+        if (owners.inherited.owner_of(name))
+            names.push_back(name);
+    return names;
+}
+
 // The owner of the hold: `--pid`, else the script. Refused when a lost lease could not stop it
 // (another user's process) or would end a login session (an interactive shell, or a process
 // in such a shell's group).
@@ -212,7 +221,8 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
     const std::string hold = process::new_hold_id();
     const std::string holds = holds_of(owner.pid()) + hold;
     auto keeper = process::listen_for_hold(hold).and_then([&](int listener) {
-        return start_keeper({backend, leases, run, self, owner, script, listener});
+        return start_keeper(
+            {backend, leases, run, self, owner, script, listener, reentered(run, owners)});
     });
     if (!keeper) {
         leases.release_all(backend);

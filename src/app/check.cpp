@@ -135,19 +135,8 @@ std::string perfdata(const CheckInput& in, const CheckLimits& limits) {
     return out;
 }
 
-// The run that says the job ran: the last success, or a later run whose exit status is unknown
-// (a hold of `dlock acquire` whose script exited without `dlock release --status`), which is
-// not known to have failed. Nullopt: it never ran so.
-const std::optional<RunRecord>& last_ran(const lock::RunStats& runs) {
-    const auto& last = runs.last_run;
-    if (last && last->outcome == Outcome::unknown &&
-        (!runs.last_success || last->end_ms > runs.last_success->end_ms))
-        return last;
-    return runs.last_success;
-}
-
 // The state and words of a name that ran at least once (succeeded, or ended with its status
-// unknown): by the age of `success`, the run last_ran() found.
+// unknown): by the age of `success`, the run RunStats::last_ran() found.
 CheckVerdict judge_success(const CheckInput& in, const CheckLimits& limits,
                            const RunRecord& success) {
     const auto& last = in.runs.last_run;
@@ -241,7 +230,7 @@ CheckVerdict judge(const CheckInput& in, const CheckLimits& limits) {
                                 in.name, span(elapsed((*r)->end_ms, in.now_ms))),
                     perfdata(in, limits)};
     CheckVerdict v;
-    if (const auto& ran = last_ran(in.runs)) {
+    if (const auto& ran = in.runs.last_ran()) {
         v = judge_success(in, limits, *ran);
     } else {
         v = {CheckState::critical, in.name + " never succeeded", ""};

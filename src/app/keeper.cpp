@@ -8,6 +8,7 @@
 #include "util/log.hpp"
 #include "util/signals.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -202,8 +203,14 @@ std::pair<int, std::string> Keeper::release(std::optional<int> exit_status) {
                       fmt::format("could not release {}: {}; it expires by itself within {}",
                                   lease.name(), error.message, format_duration(k_.options.ttl))};
     };
-    for (size_t i = 0; i < k_.leases.size(); ++i)
-        names.push_back(k_.leases[i].name());
+    for (size_t i = 0; i < k_.leases.size(); ++i) {
+        const std::string& name = k_.leases[i].name();
+        const bool inner =
+            std::find(k_.reentered.begin(), k_.reentered.end(), name) != k_.reentered.end();
+        names.push_back(
+            inner ? fmt::format("{} (an inner hold: the script's outer hold keeps it)", name)
+                  : name);
+    }
     k_.leases.release_all(k_.backend, ending);
     if (!gone.empty() && rule_.stopping() && stop_status_ != exit_code::lease_lost) {
         // --max-run stopped the owner, and a lease was lost meanwhile: lost wins, as in run.

@@ -5,6 +5,9 @@
 #include "lock/lease_set.hpp"
 #include "process/owner.hpp"
 
+#include <string>
+#include <vector>
+
 namespace dlock::app {
 
 // What the keeper of a `dlock acquire` keeps: the leases, for `owner`, answering releases on
@@ -17,6 +20,8 @@ struct Keeping {
     const process::Owner& owner;
     pid_t script; // the script that ran dlock acquire (often the owner)
     int listener;
+    // The names this hold re-entered (an outer hold of the script keeps them after its release).
+    std::vector<std::string> reentered;
 };
 
 // The keeper, in the child of fork(): renews the leases until the owner exits (then releases

@@ -66,6 +66,13 @@ std::vector<Sample> last_success_time(const NameMetrics& m, const std::string& l
     return {{labels, s ? seconds(s->end_ms) : "0"}};
 }
 
+std::vector<Sample> last_ran_time(const NameMetrics& m, const std::string& labels) {
+    const auto& r = m.runs.last_ran();
+    if (!m.counts_runs)
+        return {};
+    return {{labels, r ? seconds(r->end_ms) : "0"}};
+}
+
 std::vector<Sample> last_run_info(const NameMetrics& m, const std::string& labels) {
     const auto& r = m.runs.last_run;
     if (!r)
@@ -105,6 +112,10 @@ std::vector<Family> per_name_families() {
          runs_by_outcome},
         {"dlock_last_success_timestamp_seconds", "gauge",
          "Server time the last successful run ended (0: never).", last_success_time},
+        {"dlock_last_ran_timestamp_seconds", "gauge",
+         "Server time the last run ended that succeeded, or whose exit status is unknown (a "
+         "dlock acquire hold that ended with its script) (0: never).",
+         last_ran_time},
         {"dlock_last_success_duration_seconds", "gauge", "How long the last successful run took.",
          [=](const NameMetrics& m, const std::string& l) {
              return of_record(m.runs.last_success, l, took);

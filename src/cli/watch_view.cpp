@@ -44,7 +44,7 @@ Row runs_row(const std::string& name, const lock::RunStats& runs, int64_t now_ms
         row[2] = ago(last->end_ms, now_ms);
         row[3] = last->host;
         row[4] = format_duration(Millis(last->duration_ms));
-        row[5] = std::to_string(last->exit_status);
+        row[5] = last->exit_status < 0 ? "?" : std::to_string(last->exit_status);
     }
     if (const auto& ok = runs.last_success)
         row[6] = ago(ok->end_ms, now_ms);

@@ -54,6 +54,13 @@ std::optional<Outcome> outcome_named(std::string_view name) {
     return std::nullopt;
 }
 
+const std::optional<RunRecord>& RunStats::last_ran() const {
+    if (last_run && last_run->outcome == Outcome::unknown &&
+        (!last_success || last_run->end_ms > last_success->end_ms))
+        return last_run;
+    return last_success;
+}
+
 bool RunStats::empty() const {
     return !last_run && !last_success &&
            std::all_of(counts.begin(), counts.end(), [](int64_t n) { return n == 0; });

@@ -49,6 +49,9 @@ struct RunStats {
     std::optional<RunRecord> last_success;          // the newest with outcome ok
 
     int64_t count(Outcome outcome) const { return counts[static_cast<size_t>(outcome)]; }
+    // The newest run that says the job ran: the last success, or a later run whose exit status
+    // is unknown (a `dlock acquire` hold that ended with its script), not known to have failed.
+    const std::optional<RunRecord>& last_ran() const;
     // No counter and no record: the name never ran (or its key expired).
     bool empty() const;
 };

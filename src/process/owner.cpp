@@ -26,11 +26,15 @@ Result<Owner> Owner::open(pid_t pid) {
     if (fd < 0)
         return fail(Fault::internal,
                     fmt::format("cannot watch process {} (pidfd_open): {}", pid, strerror(errno)));
-    const pid_t group = getpgid(pid);
+    pid_t group = getpgid(pid);
     if (group < 0) {
         close(static_cast<int>(fd));
         return usage_error(fmt::format("--pid {}: no such process", pid));
     }
+    // A group this PID namespace cannot name (0: a container's first process, whose group lives
+    // outside), or init's: kill(-0) and kill(-1) would reach other processes entirely.
+    if (group <= 1)
+        group = 0;
     return Owner(pid, static_cast<int>(fd), group);
 }
 
@@ -57,11 +61,14 @@ bool Owner::can_signal() const {
 }
 
 void Owner::signal_group(int signal) const {
-    kill(-group_, signal);
+    if (group_ > 1)
+        kill(-group_, signal);
     this->signal(signal);
 }
 
 bool Owner::group_alive() const {
+    if (group_ <= 1)
+        return alive();
     return kill(-group_, 0) == 0 || errno == EPERM;
 }
 

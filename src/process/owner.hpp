@@ -29,6 +29,8 @@ class Owner {
     bool signal(int signal) const;
     // Whether this process may signal it (a process of another user may not).
     bool can_signal() const;
+    // 0 when its group cannot be signalled as one (a container's first process): then the group
+    // calls below reach the process alone.
     pid_t group() const { return group_; }
     // Sends `signal` to the whole group, and to the process itself should it have left it.
     void signal_group(int signal) const;
