@@ -30,6 +30,8 @@ using Clock = lock::LeaseSet::Clock;
 // How long a connected `dlock release` may take to send its request (it sends it at once): the
 // loop waits meanwhile, so this must stay well below the lease's safety margin.
 constexpr Millis kRequestWait{500};
+// How often a group being stopped is looked at once its owner has exited.
+constexpr Millis kGroupPoll{50};
 
 int poll_timeout(Clock::time_point now, Clock::time_point at) {
     if (at == Clock::time_point::max())
@@ -85,7 +87,7 @@ class Keeper {
     int signal_fd_;
     // Kept open to be given up when the descriptors run out (EMFILE): a connection that cannot
     // be accepted keeps the listener readable, and the loop would spin on it.
-    int reserve_fd_;
+    int reserve_fd_ = -1;
 };
 
 Keeper::Keeper(const Keeping& k)
@@ -98,7 +100,6 @@ Keeper::Keeper(const Keeping& k)
     signal(SIGPIPE, SIG_IGN);
     signal_fd_ = signalfd(-1, &stops, SFD_CLOEXEC | SFD_NONBLOCK);
     wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    reserve_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
     k_.leases.on_change([fd = wake_fd_] {
         const uint64_t one = 1;
         (void)!write(fd, &one, sizeof one);
@@ -115,6 +116,10 @@ Result<void> Keeper::guard() {
 void Keeper::on_time(Clock::time_point now) {
     if (released_)
         return;
+    if (owner_gone_ && rule_.stopping() && !k_.owner.group_alive()) {
+        rule_.ended(); // nothing left to kill
+        end_stop();    // and, the owner gone, exit
+    }
     switch (rule_.at(now)) {
     case process::StopRule::Action::stop:
         stop(now);
@@ -294,10 +299,8 @@ void Keeper::on_owner_exit() {
     }
     if (released_)
         quit();
-    if (!k_.owner.group_alive()) { // nothing left to kill
-        rule_.ended();
-        end_stop();
-    }
+    // Stopping: the rest of its group still gets SIGKILL when due, unless it is gone first
+    // (on_time looks).
 }
 
 void Keeper::forward_signal() {
@@ -320,6 +323,9 @@ void Keeper::quit() {
 }
 
 void Keeper::run() {
+    // Opened last, once the set-up's own descriptors are closed: as the lowest free descriptor,
+    // closing it makes room for one more under the limit.
+    reserve_fd_ = open("/dev/null", O_RDONLY | O_CLOEXEC);
     for (;;) {
         on_time(Clock::now());
         // Once the owner has gone, its pidfd stays readable: it leaves the set (-1 is ignored).
@@ -327,7 +333,9 @@ void Keeper::run() {
                                    {k_.listener, POLLIN, 0},
                                    {signal_fd_, POLLIN, 0},
                                    {wake_fd_, POLLIN, 0}}};
-        const auto next = released_ ? Clock::time_point::max() : rule_.next();
+        auto next = released_ ? Clock::time_point::max() : rule_.next();
+        if (owner_gone_ && !released_) // members of a group send no wake-up when they exit
+            next = std::min(next, Clock::now() + kGroupPoll);
         if (poll(fds.data(), fds.size(), poll_timeout(Clock::now(), next)) < 0)
             continue; // EINTR
         if (fds[3].revents != 0) {

@@ -11,8 +11,9 @@ inline constexpr int kRunFds = 2 + 2 + 3 + 1 + 3;
 
 // The same for a `dlock acquire` and its keeper: the Redis connection and the watchdog's, the
 // owner's pidfd, the keeper's socket, signalfd and eventfd, /dev/null and the keeper's reserve
-// descriptor, a release's connection, a syslog socket, and headroom for name resolution.
-inline constexpr int kAcquireFds = 2 + 1 + 3 + 2 + 1 + 1 + 3;
+// descriptor, a release's connection, a syslog socket, the guardian's pipe and pidfd, the pipe
+// the keeper says it is ready on, and headroom for name resolution.
+inline constexpr int kAcquireFds = 2 + 1 + 3 + 2 + 1 + 1 + 2 + 2 + 3;
 
 // Checks that `needed` more file descriptors can be opened under RLIMIT_NOFILE. Otherwise a
 // usage error (64) naming the limit: a run that would fail half-way (its watchdog unable to

@@ -72,6 +72,9 @@ Process::Process(std::vector<std::string> args, Env env, std::string program) {
     started_ = std::chrono::steady_clock::now();
     pid_ = fork();
     if (pid_ == 0) {
+        // A job of its own, as cron or a shell with job control starts one: what stops a
+        // `dlock acquire` hold (its owner's process group) never reaches the test runner.
+        setpgid(0, 0);
         // Close-on-exec: only the copies on 0-2 reach the process (a test counts its fds).
         dup2(open("/dev/null", O_RDONLY | O_CLOEXEC), 0);
         dup2(open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), 1);

@@ -192,3 +192,25 @@ TEST_CASE("check: labels never hold '=' and values are plain seconds", "[check]"
     auto v = app::judge(in, limits(1500, 500));
     CHECK(v.perfdata.starts_with("'a~b_age'=90s;0.5;1.5;0 'a~b_duration'=1.5s;;;0"));
 }
+
+TEST_CASE("check: a run whose exit status is unknown counts as a run, not as none", "[check]") {
+    lock::RunStats runs;
+    runs.counts[static_cast<size_t>(Outcome::unknown)] = 1;
+    runs.last_run = record(Outcome::unknown, 3 * kHour, 2 * kMinute, -1, "web-1");
+    const auto v = app::judge(input(runs), limits(kDay));
+    CHECK(v.state == CheckState::ok);
+    CHECK(v.text == "nightly-job last ended 3h ago on web-1 (exit status unknown, took 2m)");
+    CHECK(v.perfdata.find("'nightly-job_unknown'=1c;;;0") != std::string::npos);
+    // Older than --max-age: as for a success.
+    CHECK(app::judge(input(runs), limits(2 * kHour)).state == CheckState::critical);
+}
+
+TEST_CASE("check: an unknown run newer than the last success is what the age is measured from",
+          "[check]") {
+    auto runs = succeeded(2 * kDay, kMinute);
+    runs.last_run = record(Outcome::unknown, kHour, kMinute, -1, "web-1");
+    CHECK(app::judge(input(runs), limits(kDay)).state == CheckState::ok);
+    // A failure after it is the last run: the success is the reference again.
+    runs.last_run = record(Outcome::failed, 10 * kMinute, kMinute, 3, "web-1");
+    CHECK(app::judge(input(runs), limits(kDay)).state == CheckState::critical);
+}

@@ -54,10 +54,11 @@ TEST_CASE("metrics: every outcome is counted, zeros included, in one family", "[
     CHECK(has_line(text, R"(dlock_runs_total{name="nightly",outcome="skipped_busy"} 2)"));
     CHECK(has_line(text, R"(dlock_runs_total{name="nightly",outcome="skipped_slot_done"} 0)"));
     CHECK(has_line(text, R"(dlock_runs_total{name="other",outcome="timed_out"} 0)"));
-    CHECK(count_of(text, "dlock_runs_total{") == 12);
+    CHECK(has_line(text, R"(dlock_runs_total{name="other",outcome="unknown"} 0)"));
+    CHECK(count_of(text, "dlock_runs_total{") == 14);
     // The samples of a family follow its header, never interleaved with another family's.
     const auto first = text.find("dlock_runs_total{name=\"nightly\"");
-    const auto last = text.find("dlock_runs_total{name=\"other\",outcome=\"skipped_slot_done\"");
+    const auto last = text.find("dlock_runs_total{name=\"other\",outcome=\"unknown\"");
     CHECK(text.substr(first, last - first).find("# TYPE") == std::string::npos);
 }
 
@@ -121,4 +122,19 @@ TEST_CASE("metrics: label values escape backslash, double quote and newline", "[
     m.runs.last_run = lock::RunRecord{Outcome::lost, 5, 0, 76, "h\\1"};
     const std::string text = metrics_text({true, 1'000, {m}});
     CHECK(has_line(text, R"(dlock_last_run_info{name="q\"n",host="h\\1",outcome="lost"} 1)"));
+}
+
+TEST_CASE("metrics: the last run that ran is the last success, or a newer run of unknown status",
+          "[metrics]") {
+    auto m = ran_job();
+    CHECK(has_line(metrics_text({true, 1'700'000'200'000, {m}}),
+                   R"(dlock_last_ran_timestamp_seconds{name="nightly"} 1700000000)"));
+    m.runs.last_run = lock::RunRecord{Outcome::unknown, 1'700'000'150'000, 1500, -1, "web-2"};
+    const std::string text = metrics_text({true, 1'700'000'200'000, {m}});
+    CHECK(has_line(text, R"(dlock_last_ran_timestamp_seconds{name="nightly"} 1700000150)"));
+    CHECK(has_line(text, R"(dlock_last_run_exit_code{name="nightly"} -1)"));
+    NameMetrics fresh;
+    fresh.name = "fresh";
+    CHECK(has_line(metrics_text({true, 1'000, {fresh}}),
+                   R"(dlock_last_ran_timestamp_seconds{name="fresh"} 0)"));
 }
