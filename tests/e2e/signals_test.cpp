@@ -113,11 +113,9 @@ TEST_CASE("a SIGKILLed dlock takes every process of the command's group along at
     const std::string command = "sleep 300 & echo $! > \"$D/child\"; echo $$ > \"$D/pid\"; wait";
     const bool whole_group = GENERATE(false, true);
     INFO((whole_group ? "kill -9 of dlock's process group" : "kill -9 of dlock"));
-    // dlock in a session (and so a process group) of its own, as a job of a shell script.
-    auto args = with_redis(*server, {"run", "--ttl", "2s", "job", "-c", command});
-    args.insert(args.begin(), dlock_binary());
-    Process dlock(args, clean_env({{"D", dir.path()}}), "/usr/bin/setsid");
-    // setsid execs dlock in place: same pid.
+    // dlock in a process group of its own (as every Process is), as a job of a shell script.
+    Process dlock(with_redis(*server, {"run", "--ttl", "2s", "job", "-c", command}),
+                  clean_env({{"D", dir.path()}}));
     const pid_t shell = read_pid(dir / "pid");
     const pid_t sleeper = read_pid(dir / "child");
     REQUIRE(eventually([&] { return has_child_running(shell, "sleep"); }));

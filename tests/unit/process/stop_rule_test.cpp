@@ -50,7 +50,7 @@ TEST_CASE("stop rule: --max-run first, then a loss keeps the earlier SIGKILL", "
     CHECK(rule.at(kT0 + 10s) == StopRule::Action::kill);
 }
 
-TEST_CASE("stop rule: start runs once when due; a job that ended needs no SIGKILL", "[stop]") {
+TEST_CASE("stop rule: start runs once when due, and a job that ended needs no SIGKILL", "[stop]") {
     auto stop_at = kT0 + 10s;
     auto p = policy(stop_at);
     int started = 0;
