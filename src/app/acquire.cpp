@@ -191,7 +191,7 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
     // Before anything is written to the store: a connection per server, twice.
     TRY(check_fd_budget(kAcquireFds + 2 * (store.servers() - 1)));
     // Opened before the acquire: an owner that dies meanwhile is seen by the keeper.
-    const pid_t script = process::calling_script();
+    const pid_t script = process::calling_script(process::Output::captured);
     TRY_ASSIGN(const auto owner, open_owner(options.owner, script));
     auto argv = owner.argv();
     for (auto& word : argv) // a `sh -c` script: shown on one line, in messages and status
@@ -285,7 +285,7 @@ Result<int> release_holds(const std::vector<std::string>& holds, bool inherited,
                           std::optional<int> status) {
     if (!inherited)
         return release_one(holds.front(), 0, status);
-    const pid_t script = process::calling_script();
+    const pid_t script = process::calling_script(process::Output::passed_on);
     std::string kept_for_another;
     const auto own = own_holds(holds, script, kept_for_another);
     if (own.empty()) // the keeper refuses (64, saying why), or none answers (76)

@@ -39,7 +39,8 @@ namespace {
 // What a failed `dlock acquire` prints for `eval "$(...)"`: `exit N`, which ends a script, or at
 // an interactive prompt `(exit N)`, which only sets $? (ending the login shell would be worse).
 std::string evaluated_failure(int status) {
-    const bool prompt = process::interactive_shell(process::calling_script());
+    const bool prompt =
+        process::interactive_shell(process::calling_script(process::Output::captured));
     return (prompt ? "(exit " : "exit ") + std::to_string(status) + (prompt ? ")\n" : "\n");
 }
 

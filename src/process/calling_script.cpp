@@ -167,9 +167,9 @@ std::string proc_file(pid_t pid, const char* name) {
     return text;
 }
 
-pid_t calling_script() {
+pid_t calling_script(Output output) {
     const pid_t session = getsid(0);
-    if (const auto pipe = stdout_pipe())
+    if (const auto pipe = output == Output::captured ? stdout_pipe() : std::nullopt)
         if (const pid_t reader = substitution_reader(*pipe, session))
             return reader;
     const auto ours = words_of(getpid());

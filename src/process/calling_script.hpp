@@ -6,20 +6,25 @@
 namespace dlock::process {
 
 // The script that ran this dlock: the process `dlock acquire` keeps its lock for when no --pid
-// is given, and the one `dlock release` must be run from to release a hold it inherited.
+// is given (`Output::captured`), and the one `dlock release` must be run from to release a hold
+// it inherited (`Output::passed_on`).
 //
-// When dlock's stdout is a pipe that a process above it reads (a command substitution:
+// For acquire, whose output is meant for the script, when dlock's stdout is a pipe that a
+// process above it reads (a command substitution:
 // `out=$(dlock acquire x)`, `eval "$(dlock acquire x)"`), that reader is the script, whatever
 // runs between them: the subshell a shell forks for `$(dlock acquire x 2>/dev/null)` or an ERR
 // trap, a wrapper such as `$(timeout 10 dlock acquire x)`. In flock's subshell idiom,
 // `( out=$(dlock acquire x) ...; work )`, the reader is the `( )` subshell: the hold is its own.
-// Otherwise the script is dlock's parent, or the first process above it that is not a wrapper
+// Otherwise, and always for release (whose output may go to whatever captures the script's own,
+// `log=$(./nightly.sh)`), the script is dlock's parent, or the first process above it that is
+// not a wrapper
 // that ran dlock (`timeout 10 dlock release`, `sudo -u u dlock acquire x`, `env`, `nice`...:
 // its command line ends with dlock's, or it is a known wrapper program). A process that merely
 // writes to the same pipe as dlock (cron's, a `| tee`'s) is never taken for a helper: under cron
 // the script's own `sh -c` does. The walk stays in dlock's session, goes up at most a few dozen
 // processes, and stops at pid 1 or at a process it cannot read.
-pid_t calling_script();
+enum class Output { captured, passed_on };
+pid_t calling_script(Output output);
 
 // Whether `pid` is an interactive shell: a shell (sh, bash, zsh, ...) reading commands from a
 // terminal, given neither a script nor -c. A lock tied to it would last the login session.
