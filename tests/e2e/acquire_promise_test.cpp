@@ -302,6 +302,55 @@ TEST_CASE("the README's acquire example runs under cron: exit 0, silent, both st
     CHECK(check.out.starts_with("OK - nightly-job last succeeded "));
 }
 
+namespace {
+
+// The nightly.sh of the README's acquire example, as the README shows it: the indented lines
+// after "# nightly.sh" up to the first line that is not indented.
+std::string readme_nightly_script() {
+    const std::string readme = read_file(std::string(DLOCK_SOURCE_DIR) + "/README.md");
+    const size_t at = readme.find("    # nightly.sh\n");
+    REQUIRE(at != std::string::npos);
+    std::string body;
+    std::istringstream rest(readme.substr(readme.find('\n', at) + 1));
+    for (std::string line; std::getline(rest, line) && line.starts_with("    ");)
+        body += line.substr(4) + "\n";
+    return body;
+}
+
+} // namespace
+
+TEST_CASE("the README's acquire example itself, under cron: runs and is counted, or skips at 75",
+          "[e2e][acquire][acquire-promise]") {
+    REQUIRE_REDIS(server);
+    const std::string body = readme_nightly_script();
+    INFO("nightly.sh:\n" << body);
+    REQUIRE(body.find("dlock acquire nightly-job") != std::string::npos);
+    TempDir home;
+    script_file(home, "step-one", "echo one >> steps\n");
+    script_file(home, "step-two", "echo two >> steps\n");
+    const std::string nightly = script_file(home, "nightly.sh", body);
+    {
+        CronJob job(nightly, cron_env(server->url(), home.path()), home.path());
+        const auto r = job.wait(60s);
+        CHECK(r.status == 0);
+        CHECK(r.output == "");
+        CHECK(read_file(home / "steps") == "one\ntwo\n");
+    }
+    CHECK(eventually([&] { return !held(*server, "nightly-job"); }, 20s));
+    auto check = run(*server, {"check", "nightly-job", "--max-age", "1d"});
+    INFO("check: " << check.out);
+    CHECK(check.out.starts_with("OK - nightly-job last succeeded "));
+    // Another host holds it: this one skips silently, its steps never run.
+    TempDir dir;
+    auto holder = start_holder(*server, dir, "nightly-job");
+    CronJob busy(nightly, cron_env(server->url(), home.path()), home.path());
+    const auto skipped = busy.wait(60s);
+    CHECK(skipped.status == 75);
+    CHECK(skipped.output == "");
+    CHECK(read_file(home / "steps") == "one\ntwo\n");
+    let_go(dir, {holder.get()});
+}
+
 // ---- 2. a lost lease stops every process the script started ------------------------------
 
 TEST_CASE("Redis frozen past the TTL: every step is stopped before the next holder starts",
