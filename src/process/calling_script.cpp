@@ -50,20 +50,6 @@ std::optional<Ids> ids_of(pid_t pid) {
     return ids;
 }
 
-std::vector<std::string> words_of(pid_t pid) {
-    const std::string text = proc_file(pid, "cmdline");
-    std::vector<std::string> words;
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t end = text.find('\0', start);
-        if (end == std::string::npos)
-            end = text.size();
-        words.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return words;
-}
-
 std::string joined(const std::vector<std::string>& words, size_t from) {
     std::string text;
     for (size_t i = from; i < words.size(); ++i)
@@ -93,7 +79,7 @@ bool wrapper_of_us(pid_t pid, const std::vector<std::string>& ours) {
     if (one_of(kWrappers, comm))
         return true;
     const std::string mine = joined(ours, 1);
-    const std::string theirs = joined(words_of(pid), 0);
+    const std::string theirs = joined(proc_words(pid), 0);
     if (mine.empty() || theirs.size() <= mine.size() ||
         theirs.compare(theirs.size() - mine.size(), mine.size(), mine) != 0)
         return false;
@@ -167,12 +153,26 @@ std::string proc_file(pid_t pid, const char* name) {
     return text;
 }
 
+std::vector<std::string> proc_words(pid_t pid) {
+    const std::string text = proc_file(pid, "cmdline");
+    std::vector<std::string> words;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\0', start);
+        if (end == std::string::npos)
+            end = text.size();
+        words.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return words;
+}
+
 pid_t calling_script(Output output) {
     const pid_t session = getsid(0);
     if (const auto pipe = output == Output::captured ? stdout_pipe() : std::nullopt)
         if (const pid_t reader = substitution_reader(*pipe, session))
             return reader;
-    const auto ours = words_of(getpid());
+    const auto ours = proc_words(getpid());
     pid_t pid = getppid();
     for (int step = 0; step < kMaxSteps && pid > 1; ++step) {
         const auto ids = ids_of(pid);
@@ -184,7 +184,7 @@ pid_t calling_script(Output output) {
 }
 
 bool interactive_shell(pid_t pid) {
-    const auto words = words_of(pid);
+    const auto words = proc_words(pid);
     if (words.empty())
         return false;
     std::string_view program = base_name(words[0]);

@@ -2,6 +2,7 @@
 
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace dlock::process {
 
@@ -36,5 +37,7 @@ bool in_container_pid_namespace();
 
 // The file NAME of /proc/PID ("" when unreadable; cut at 64 KiB).
 std::string proc_file(pid_t pid, const char* name);
+// Its command line, one word per argument (none when unreadable).
+std::vector<std::string> proc_words(pid_t pid);
 
 } // namespace dlock::process

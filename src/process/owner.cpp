@@ -73,17 +73,7 @@ bool Owner::group_alive() const {
 }
 
 std::vector<std::string> Owner::argv() const {
-    const std::string text = proc_file(pid_, "cmdline");
-    std::vector<std::string> words;
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t end = text.find('\0', start);
-        if (end == std::string::npos)
-            end = text.size();
-        words.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
-    return words;
+    return proc_words(pid_);
 }
 
 } // namespace dlock::process
