@@ -112,9 +112,9 @@ if free > 0 then
 end
 local reply = {0, left, held > 0 and in_force or limit, held, redis.call('ZCARD', queue)}
 for _, id in ipairs(redis.call('ZRANGE', permits, 0, shown_holders - 1)) do
-  local f = tab_fields(redis.call('HGET', sem, 'p:' .. id) or '')
+  local f = holder_fields(redis.call('HGET', sem, 'p:' .. id) or '')
   for i = 2, 7 do
-    reply[#reply + 1] = f[i] or ''
+    reply[#reply + 1] = f[i]
   end
 end
 return reply

@@ -370,3 +370,120 @@ TEST_CASE("a refusal that lets a waiter stay silent for ages still bounds its ev
     CHECK(longest_block_s <= 20.0); // a third of the longest window a waiter is allowed
     CHECK_FALSE(file_exists(dir / "ran"));
 }
+
+namespace {
+
+std::string resp_array(const std::vector<std::string>& elements) {
+    std::string out = "*" + std::to_string(elements.size()) + "\r\n";
+    for (const auto& e : elements)
+        out += e;
+    return out;
+}
+
+// `elements` with element k of another type: an array for a scalar, an integer for an array.
+std::string garbled(std::vector<std::string> elements, size_t k) {
+    elements[k] = elements[k][0] == '*' ? ":1\r\n" : "*1\r\n:1\r\n";
+    return resp_array(elements);
+}
+
+// A server answering the script whose second key ends with `tail` (acquire.lua: ":fence",
+// release.lua: ":queue", renew.lua and status.lua: ":readers") with `reply`, every other acquire
+// with a grant and every other release with "released", anything else +OK.
+FakeRespServer answering(std::string tail, std::string reply) {
+    return FakeRespServer([=](const std::vector<std::string>& command) {
+        const bool script = command.size() > 4 && command[0] == "EVALSHA";
+        if (script && command[4].ends_with(tail))
+            return FakeAnswer{reply};
+        if (script && command[4].ends_with(":fence"))
+            return FakeAnswer{"*4\r\n:1\r\n:42\r\n:1\r\n$1\r\nx\r\n"};
+        if (script && command[4].ends_with(":queue"))
+            return FakeAnswer{"*2\r\n:1\r\n:0\r\n"};
+        return FakeAnswer{"+OK\r\n"};
+    });
+}
+
+const std::vector<std::string> kHolder = {"$4\r\nweb1\r\n",   ":4242\r\n",          "$3\r\nops\r\n",
+                                          "$6\r\nbackup\r\n", ":1700000000000\r\n", ":17\r\n"};
+
+std::vector<std::string> joined(std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+} // namespace
+
+TEST_CASE("an acquire answered with a field of another type is 70, and nothing runs",
+          "[e2e][hostile]") {
+    const std::vector<std::string> grant = {":1\r\n", ":42\r\n", ":1\r\n", "$1\r\nx\r\n"};
+    const auto refusal = joined(joined({":0\r\n", ":900\r\n"}, kHolder),
+                                {":1\r\n", ":0\r\n", ":0\r\n", ":3000\r\n"});
+    for (const auto& valid : {grant, refusal}) {
+        for (size_t k = 0; k < valid.size(); ++k) {
+            auto server = answering(":fence", garbled(valid, k));
+            TempDir dir;
+            auto r =
+                run_raw({"--redis", server.url(), "run", "-n", "job", "--", "touch", dir / "ran"},
+                        {}, kRunBound);
+            INFO("element " << k << " of " << valid.size() << ", stderr: " << r.err);
+            CHECK(r.exit_code == 70);
+            CHECK(one_line(r.err));
+            CHECK(r.err.find("unexpected reply from script acquire.lua (") != std::string::npos);
+            CHECK_FALSE(file_exists(dir / "ran"));
+        }
+    }
+}
+
+TEST_CASE("a release answered with a field of another type is 70 after the command ran",
+          "[e2e][hostile]") {
+    const std::vector<std::string> released = {":1\r\n", ":0\r\n", "$0\r\n\r\n"};
+    for (size_t k = 0; k < released.size(); ++k) {
+        auto server = answering(":queue", garbled(released, k));
+        TempDir dir;
+        auto r = run_raw({"--redis", server.url(), "run", "job", "--", "touch", dir / "ran"}, {},
+                         kRunBound);
+        INFO("element " << k << ", stderr: " << r.err);
+        CHECK(file_exists(dir / "ran"));
+        CHECK(r.exit_code == 70);
+        CHECK(one_line(r.err));
+        CHECK(r.err.find("unexpected reply from script release.lua (") != std::string::npos);
+    }
+}
+
+TEST_CASE("a status answered with a field of another type is 70", "[e2e][hostile]") {
+    const std::vector<std::string> status = {
+        ":1700000004000\r\n",
+        resp_array(joined(joined({"$1\r\nx\r\n", ":5000\r\n"}, kHolder), {":1\r\n", ":0\r\n"})),
+        "*0\r\n",
+        ":0\r\n",
+        "*0\r\n",
+        "*0\r\n",
+        "*0\r\n"};
+    {
+        auto server = answering(":readers", resp_array(status));
+        auto r = run_raw({"--redis", server.url(), "status", "job"}, {}, kRunBound);
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 0);
+        CHECK(r.out.find("web1") != std::string::npos);
+    }
+    for (size_t k = 0; k < status.size(); ++k) {
+        auto server = answering(":readers", garbled(status, k));
+        auto r = run_raw({"--redis", server.url(), "status", "job"}, {}, kRunBound);
+        INFO("element " << k << ", stderr: " << r.err);
+        CHECK(r.exit_code == 70);
+        CHECK(one_line(r.err));
+        CHECK(r.err.find("unexpected reply from script status.lua") != std::string::npos);
+    }
+}
+
+TEST_CASE("a renewal answered with a number of another type fails the renewal, never renews",
+          "[e2e][hostile]") {
+    // renew.lua answers 1 or 0: "1" as a string is no renewal, so the lease runs out and the
+    // command is stopped.
+    auto server = answering(":readers", "$1\r\n1\r\n");
+    auto r = run_raw({"--redis", server.url(), "run", "--ttl", "1s", "job", "--", "sleep", "20"},
+                     {}, kRunBound);
+    INFO("stderr: " << r.err);
+    CHECK(r.err.find("unexpected reply from script renew.lua") != std::string::npos);
+    CHECK(r.exit_code != 0);
+    CHECK(r.elapsed < 15s);
+}

@@ -134,7 +134,7 @@ TEST_CASE("status shows shared holders and semaphores", "[e2e][status]") {
     auto r2 = start_holder(*server, dir, "rw", {"-s"});
     // A semaphore as the semaphore commands lay it out.
     auto time = server->cmd({"TIME"});
-    const int64_t now = time[0].as_int() * 1000 + time[1].as_int() / 1000;
+    const int64_t now = time[0].to_int().value() * 1000 + time[1].to_int().value() / 1000;
     server->cmd({"HSET", key("pool", "sem"), "limit", "3", "p:x1",
                  "own\tdb-7\t321\tcarol\t./pool.sh\t" + std::to_string(now - 5000) + "\t9"});
     server->cmd({"ZADD", key("pool", "permits"), std::to_string(now + 60'000), "x1"});

@@ -158,7 +158,7 @@ inline int64_t llen(const RedisServer& server, const std::string& key) {
 // The Redis server clock in microseconds since the epoch.
 inline int64_t server_time_us(const RedisServer& server) {
     auto t = server.cmd({"TIME"});
-    return t[0].as_int() * 1'000'000 + t[1].as_int();
+    return t[0].to_int().value() * 1'000'000 + t[1].to_int().value();
 }
 
 // The Redis server clock in ms since the epoch.

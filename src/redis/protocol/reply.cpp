@@ -42,12 +42,16 @@ ReplyView ReplyView::operator[](size_t i) const {
     return ReplyView(r_->element[i]);
 }
 
-int64_t ReplyView::as_int() const {
+std::optional<int64_t> ReplyView::to_int() const {
     if (is_integer())
         return r_->integer;
+    if (!is_string())
+        return std::nullopt;
+    const auto text = str();
     int64_t value = 0;
-    auto text = str();
-    std::from_chars(text.data(), text.data() + text.size(), value);
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
     return value;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 struct redisReply;
@@ -22,8 +23,9 @@ class ReplyView {
     std::string_view str() const;
     size_t size() const;                  // array length
     ReplyView operator[](size_t i) const; // nil past the end, or when this is no array
-    // Integer element, or a bulk string holding an integer; 0 if neither.
-    int64_t as_int() const;
+    // An integer, or a string holding exactly one (as Redis sends a number kept in a hash or
+    // a stream); nullopt for anything else, so that a garbled field is never read as 0.
+    std::optional<int64_t> to_int() const;
 
   private:
     const redisReply* r_;

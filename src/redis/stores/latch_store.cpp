@@ -1,6 +1,6 @@
 #include "redis/stores/latch_store.hpp"
 
-#include "redis/scripts/script_reply.hpp"
+#include "redis/stores/latch_replies.hpp"
 #include "util/log.hpp"
 
 #include <thread>
@@ -13,13 +13,6 @@ constexpr Millis kRetryPause{200}; // between them
 
 std::string ms(Millis d) {
     return std::to_string(d.count());
-}
-
-// The reply of a latch script: an array of `size` integers.
-Result<Reply> array_of(Result<Reply> reply, const EmbeddedScript& script, size_t size) {
-    if (reply && (!reply->is_array() || reply->size() != size))
-        return tl::unexpected(bad_reply(script));
-    return reply;
 }
 
 } // namespace
@@ -45,44 +38,29 @@ Result<Reply> LatchStore::run(const EmbeddedScript& script,
 Result<LatchStore::Created> LatchStore::create(const lock::LatchKeys& keys, int64_t count,
                                                Millis ttl, std::string_view reset_id) {
     const std::string count_text = std::to_string(count), ttl_text = ms(ttl);
-    auto reply = array_of(run(scripts::latch_create, {keys.latch, keys.ids, keys.waiters},
-                              {count_text, ttl_text, reset_id}),
-                          scripts::latch_create, 3);
+    auto reply = run(scripts::latch_create, {keys.latch, keys.ids, keys.waiters},
+                     {count_text, ttl_text, reset_id});
     TRY(reply);
-    using Outcome = Created::Outcome;
-    const int64_t status = (*reply)[0].as_int();
-    const Outcome outcome = status == 1    ? Outcome::created
-                            : status == 2  ? Outcome::reset
-                            : status == -1 ? Outcome::conflict
-                            : status == -2 ? Outcome::finished
-                                           : Outcome::refreshed;
-    return Created{outcome, (*reply)[1].as_int(), (*reply)[2].as_int()};
+    return decode_latch_create(*reply);
 }
 
 Result<LatchStore::CountedDown> LatchStore::count_down(const lock::LatchKeys& keys, int64_t n,
                                                        std::string_view request_id,
                                                        Millis wake_ttl) {
     const std::string n_text = std::to_string(n), wake_ttl_text = ms(wake_ttl);
-    auto reply =
-        array_of(run(scripts::latch_count_down, {keys.latch, keys.ids, keys.waiters, keys.wake},
-                     {n_text, request_id, wake_ttl_text}),
-                 scripts::latch_count_down, 3);
+    auto reply = run(scripts::latch_count_down, {keys.latch, keys.ids, keys.waiters, keys.wake},
+                     {n_text, request_id, wake_ttl_text});
     TRY(reply);
-    return CountedDown{(*reply)[0].as_int() != 0, (*reply)[1].as_int(), (*reply)[2].as_int()};
+    return decode_latch_count_down(*reply);
 }
 
 Result<LatchStore::Round> LatchStore::wait_round(const lock::LatchKeys& keys,
                                                  std::string_view waiter_id, Millis heartbeat) {
     const std::string heartbeat_text = ms(heartbeat);
-    auto reply = array_of(run(scripts::latch_wait, {keys.latch, keys.waiters, keys.wake},
-                              {waiter_id, heartbeat_text}),
-                          scripts::latch_wait, 2);
+    auto reply = run(scripts::latch_wait, {keys.latch, keys.waiters, keys.wake},
+                     {waiter_id, heartbeat_text});
     TRY(reply);
-    const int64_t status = (*reply)[0].as_int();
-    return Round{status == 0   ? Round::State::missing
-                 : status == 1 ? Round::State::done
-                               : Round::State::waiting,
-                 (*reply)[1].as_int()};
+    return decode_latch_wait(*reply);
 }
 
 Result<void> LatchStore::leave(const lock::LatchKeys& keys, std::string_view waiter_id) {
@@ -101,14 +79,9 @@ Result<bool> LatchStore::await_token(const lock::LatchKeys& keys, std::string_vi
 }
 
 Result<std::optional<lock::LatchStatus>> LatchStore::status(const lock::LatchKeys& keys) {
-    auto reply = array_of(run(scripts::latch_status, {keys.latch, keys.waiters}, {}),
-                          scripts::latch_status, 5);
+    auto reply = run(scripts::latch_status, {keys.latch, keys.waiters}, {});
     TRY(reply);
-    const auto& v = *reply;
-    if (v[0].as_int() != 1)
-        return std::optional<lock::LatchStatus>();
-    return std::optional<lock::LatchStatus>(
-        lock::LatchStatus{v[1].as_int(), v[2].as_int(), Millis(v[3].as_int()), v[4].as_int()});
+    return decode_latch_status(*reply);
 }
 
 } // namespace dlock::redis

@@ -3,6 +3,7 @@
 #include "redis/scripts/script_reply.hpp"
 #include "redis/stores/backends.hpp"
 #include "redis/stores/history.hpp"
+#include "redis/stores/lease_replies.hpp"
 #include "redis/topology/replication.hpp"
 
 #include <algorithm>
@@ -54,34 +55,31 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
         {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, r.self.host, pid, r.self.user,
          r.self.command, r.shared ? "s" : "x", r.final_refusal ? "1" : "0"});
     TRY(replies.front());
-    const auto& v = *replies.front();
-    lock::AcquireOutcome out;
-    if (v.size() == 1 && v[0].as_int() == -1)
+    TRY_ASSIGN(const auto reply, decode_acquire(*replies.front()));
+    note_history_error(reply.history_error, keys.history);
+    if (reply.kind == AcquireReply::Kind::upgrade_refused)
         return fail(Fault::bad_input, "it is held shared by this owner, and a shared hold "
                                       "cannot be upgraded to exclusive");
-    if ((v.size() == 4 || v.size() == 5) && v[0].as_int() == 1) {
-        note_history_error(v, 4, keys.history);
+    lock::AcquireOutcome out;
+    if (reply.kind == AcquireReply::Kind::granted) {
         out.acquired = true;
-        out.fence = v[1].as_int();
-        out.holds = v[2].as_int();
-        out.shared = v[3].str() == "s";
+        out.fence = reply.fence;
+        out.holds = reply.holds;
+        out.shared = reply.shared;
         // Not held as --min-replicas asks: the caller gives it back.
         if (auto replicated = check_acknowledged(acks, replication, "the lock"); !replicated)
             out.unreplicated = replicated.error();
         return out;
     }
-    if (v.size() != 12 && v.size() != 13)
-        return tl::unexpected(bad_reply(scripts::acquire));
-    note_history_error(v, 12, keys.history);
-    out.lease_left = Millis(v[1].as_int());
-    if (!v[2].str().empty() || v[3].as_int() != 0)
-        out.holder = holder_at(v, 2);
-    out.waiters = v[8].as_int();
-    out.shared_holders = v[9].as_int();
-    out.held_until_ms = v[10].as_int();
+    out.lease_left = Millis(reply.left_ms);
+    if (!reply.holder.host.empty() || reply.holder.pid != 0)
+        out.holder = reply.holder;
+    out.waiters = reply.waiters;
+    out.shared_holders = reply.shared_holders;
+    out.held_until_ms = reply.held_until_ms;
     // A waiter blocks for a third of this: a reply must not make that wait unbounded.
     out.heartbeat_window =
-        std::clamp(Millis(v[11].as_int()), Millis(0), r.heartbeat * lock::kMaxHeartbeatWindows);
+        std::clamp(Millis(reply.window_ms), Millis(0), r.heartbeat * lock::kMaxHeartbeatWindows);
     return out;
 }
 
@@ -113,12 +111,11 @@ Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,
                      {r.owner, r.hold_id, heartbeat, r.shared ? "s" : "x", exit_status, min_hold,
                       fence, r.outcome ? lock::outcome_name(*r.outcome) : ""});
     TRY(reply);
-    if (reply->size() != 2 && reply->size() != 3)
-        return tl::unexpected(bad_reply(scripts::release));
-    note_history_error(*reply, 2, keys.history);
-    if ((*reply)[0].as_int() != 1)
+    TRY_ASSIGN(const auto released, decode_release(*reply));
+    note_history_error(released.history_error, keys.history);
+    if (!released.ours)
         return std::optional<int64_t>{};
-    return std::optional<int64_t>((*reply)[1].as_int());
+    return std::optional<int64_t>(released.holds_left);
 }
 
 Result<bool> LockBackend::await_wake(const lock::Keys& keys, std::string_view waiter_id,
@@ -155,9 +152,7 @@ Result<bool> LockBackend::commit_fence(const lock::Keys& keys, std::string_view 
     const std::string digits = std::to_string(token);
     auto reply = run(scripts::fence_commit, {keys.lock, keys.fence}, {owner, digits});
     TRY(reply);
-    if (!reply->is_integer())
-        return tl::unexpected(bad_reply(scripts::fence_commit));
-    return reply->integer() == 1;
+    return flag_of(*reply, scripts::fence_commit);
 }
 
 lock::BackendFactory backend_factory(Deployment deployment) {

@@ -1,17 +1,12 @@
 #include "redis/stores/semaphore_backend.hpp"
 
 #include "redis/scripts/script_reply.hpp"
+#include "redis/stores/lease_replies.hpp"
 #include "redis/topology/replication.hpp"
 
 #include <fmt/format.h>
 
 namespace dlock::redis {
-namespace {
-
-// The head of a refusal of sem_acquire.lua, before its holders.
-constexpr size_t kRefusalHead = 5;
-
-} // namespace
 
 Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
                                                        const lock::AcquireRequest& r) {
@@ -24,35 +19,31 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
         {r.owner, r.hold_id, ttl, r.waiter_id, heartbeat, limit, r.self.host, pid, r.self.user,
          r.self.command});
     TRY(replies.front());
-    const auto& v = *replies.front();
-    if (v.size() == 3 && v[0].as_int() == -1)
+    TRY_ASSIGN(auto reply, decode_sem_acquire(*replies.front()));
+    if (reply.kind == SemAcquireReply::Kind::limit_differs)
         return fail(Fault::bad_input,
                     fmt::format("the semaphore has {} permit{} ({} held), not {}; use -p {} (the "
                                 "limit changes only while nobody holds a permit)",
-                                v[1].as_int(), v[1].as_int() == 1 ? "" : "s", v[2].as_int(), limit_,
-                                v[1].as_int()));
+                                reply.limit, reply.limit == 1 ? "" : "s", reply.permits_held,
+                                limit_, reply.limit));
     lock::AcquireOutcome out;
-    if (v.size() == 3 && v[0].as_int() == 1) {
+    if (reply.kind == SemAcquireReply::Kind::granted) {
         out.acquired = true;
-        out.fence = v[1].as_int();
+        out.fence = reply.fence;
         out.holds = 1;
         out.shared = true; // renewed and released by its permit id
         out.permit_limit = limit_;
-        out.permits_held = v[2].as_int();
+        out.permits_held = reply.permits_held;
         // Not held as --min-replicas asks: the caller gives it back.
         if (auto replicated = check_acknowledged(acks, replication, "the permit"); !replicated)
             out.unreplicated = replicated.error();
         return out;
     }
-    if (v.size() < kRefusalHead || v[0].as_int() != 0 ||
-        (v.size() - kRefusalHead) % kHolderFields != 0)
-        return tl::unexpected(bad_reply(scripts::sem_acquire));
-    out.lease_left = Millis(v[1].as_int());
-    out.permit_limit = v[2].as_int();
-    out.permits_held = v[3].as_int();
-    out.waiters = v[4].as_int();
-    for (size_t i = kRefusalHead; i < v.size(); i += kHolderFields)
-        out.permit_holders.push_back(holder_at(v, i));
+    out.lease_left = Millis(reply.left_ms);
+    out.permit_limit = reply.limit;
+    out.permits_held = reply.permits_held;
+    out.waiters = reply.waiters;
+    out.permit_holders = std::move(reply.holders);
     if (!out.permit_holders.empty())
         out.holder = out.permit_holders.front();
     return out;
@@ -74,9 +65,9 @@ std::vector<Result<bool>> SemaphoreBackend::renew(std::span<const lock::RenewReq
     return acknowledged(as_flags(std::move(replies), scripts::sem_renew), acks, replication);
 }
 
-Result<Reply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_view owner,
-                                          std::string_view permit, std::string_view waiter,
-                                          Millis heartbeat) {
+Result<SemReleaseReply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_view owner,
+                                                    std::string_view permit,
+                                                    std::string_view waiter, Millis heartbeat) {
     const std::string heartbeat_text = std::to_string(heartbeat.count());
     const std::string receipt = keys.released + std::string(permit);
     std::vector<std::string_view> key_list{keys.sem, keys.permits, keys.squeue, keys.salive,
@@ -85,18 +76,16 @@ Result<Reply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_vi
         key_list.push_back(receipt);
     auto reply =
         session_.run(scripts::sem_release, key_list, {owner, permit, waiter, heartbeat_text});
-    if (reply && reply->size() != 2)
-        return tl::unexpected(bad_reply(scripts::sem_release));
-    return reply;
+    TRY(reply);
+    return decode_sem_release(*reply);
 }
 
 Result<std::optional<int64_t>> SemaphoreBackend::release(const lock::Keys& keys,
                                                          const lock::ReleaseRequest& r) {
     if (r.min_hold > Millis(0))
         return fail(Fault::internal, "--min-hold is not supported by this store");
-    auto reply = give_back(keys, r.owner, r.hold_id, "", r.heartbeat);
-    TRY(reply);
-    if ((*reply)[0].as_int() != 1)
+    TRY_ASSIGN(const auto released, give_back(keys, r.owner, r.hold_id, "", r.heartbeat));
+    if (!released.released)
         return std::optional<int64_t>{};
     return std::optional<int64_t>(0);
 }

@@ -2,6 +2,7 @@
 
 #include "lock/backend.hpp"
 #include "redis/scripts/script_session.hpp"
+#include "redis/stores/lease_replies.hpp"
 
 #include <cstdint>
 
@@ -35,8 +36,9 @@ class SemaphoreBackend final : public lock::Backend {
                              Millis heartbeat) override;
 
   private:
-    Result<Reply> give_back(const lock::Keys& keys, std::string_view owner, std::string_view permit,
-                            std::string_view waiter, Millis heartbeat);
+    Result<SemReleaseReply> give_back(const lock::Keys& keys, std::string_view owner,
+                                      std::string_view permit, std::string_view waiter,
+                                      Millis heartbeat);
 
     ScriptSession session_;
     int64_t limit_;

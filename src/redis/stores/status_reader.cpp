@@ -1,7 +1,7 @@
 #include "redis/stores/status_reader.hpp"
 
 #include "lock/keys.hpp"
-#include "redis/scripts/script_reply.hpp"
+#include "redis/stores/inspection_replies.hpp"
 #include "redis/stores/runs_reader.hpp"
 
 #include <set>
@@ -17,53 +17,12 @@ std::vector<std::string> status_keys(const std::string& prefix, const std::strin
             latch.waiters, keys.sem,     keys.permits, keys.squeue, keys.runs};
 }
 
-// Holders in groups of 8: deadline, host, pid, user, cmd, since, fence, holds.
-bool parse_holders(ReplyView list, size_t from, int64_t now_ms,
-                   std::vector<lock::HolderStatus>& out) {
-    if (!list.is_array() || (list.size() - from) % 8 != 0)
-        return false;
-    for (size_t i = from; i + 8 <= list.size(); i += 8)
-        out.push_back(lock::HolderStatus{holder_at(list, i + 1), Millis(list[i].as_int() - now_ms),
-                                         list[i + 7].as_int()});
-    return true;
-}
-
-Result<lock::NameStatus> parse_status(const std::string& name, ReplyView v, int64_t& now_ms) {
-    if (!v.is_array() || v.size() != 7)
-        return tl::unexpected(bad_reply(scripts::status));
-    now_ms = v[0].as_int();
-    lock::NameStatus s;
-    s.name = name;
-
-    const auto lock = v[1];
-    if (lock.size() == 10) {
-        const bool done = lock[0].str() == "done";
-        s.lock.state =
-            done ? lock::LockStatus::State::min_hold : lock::LockStatus::State::exclusive;
-        s.lock.holders.push_back(
-            lock::HolderStatus{holder_at(lock, 2), Millis(lock[1].as_int()), lock[8].as_int()});
-        s.lock.held_until_ms = done ? lock[9].as_int() : 0;
-    } else if (lock.size() != 0) {
-        return tl::unexpected(bad_reply(scripts::status));
-    }
-    if (!parse_holders(v[2], 0, now_ms, s.lock.holders))
-        return tl::unexpected(bad_reply(scripts::status));
-    if (s.lock.state == lock::LockStatus::State::free && !s.lock.holders.empty())
-        s.lock.state = lock::LockStatus::State::shared;
-    s.lock.waiters = v[3].as_int();
-
-    const auto latch = v[4];
-    if (latch.size() == 4)
-        s.latch = lock::LatchStatus{latch[0].as_int(), latch[1].as_int(), Millis(latch[2].as_int()),
-                                    latch[3].as_int()};
-    const auto sem = v[5];
-    if (sem.size() >= 2) {
-        s.semaphore = lock::SemaphoreStatus{sem[0].as_int(), {}, sem[1].as_int()};
-        if (!parse_holders(sem, 2, now_ms, s.semaphore->holders))
-            return tl::unexpected(bad_reply(scripts::status));
-    }
-    s.runs = parse_runs(v[6]);
-    return s;
+// The server's time from a TIME reply: {seconds, microseconds}, both numbers as text.
+Result<int64_t> server_time_ms(ReplyView time) {
+    const auto seconds = time[0].to_int(), micros = time[1].to_int();
+    if (!time.is_array() || time.size() != 2 || !seconds || !micros)
+        return fail(Fault::internal, "unexpected reply from TIME");
+    return *seconds * 1000 + *micros / 1000;
 }
 
 } // namespace
@@ -97,7 +56,7 @@ Result<lock::StatusReport> read_status(ScriptSession& session, const std::string
         TRY_ASSIGN(Connection * conn, session.connection());
         auto t = conn->command({"TIME"});
         TRY(t);
-        report.server_now_ms = (*t)[0].as_int() * 1000 + (*t)[1].as_int() / 1000;
+        TRY_ASSIGN(report.server_now_ms, server_time_ms(*t));
         return report;
     }
     // One round trip for all of them (two when the script must be loaded first).
@@ -115,29 +74,19 @@ Result<lock::StatusReport> read_status(ScriptSession& session, const std::string
     for (size_t i = 0; i < names.size(); ++i) {
         const auto& reply = replies[i];
         TRY(reply);
-        auto parsed = parse_status(names[i], *reply, report.server_now_ms);
-        TRY(parsed);
-        report.names.push_back(std::move(*parsed));
+        TRY_ASSIGN(auto parsed, decode_status(names[i], *reply));
+        report.server_now_ms = parsed.now_ms;
+        report.names.push_back(std::move(parsed.status));
     }
     return report;
 }
 
 Result<lock::SemaphorePermits> read_permits(ScriptSession& session, const std::string& prefix,
                                             const std::string& name) {
-    // sem_status.lua: {now, limit, waiters, then per permit: id, deadline, host, pid, user,
-    // cmd, since, fence}.
-    constexpr size_t kHead = 3, kPermitFields = 8;
     const auto keys = lock::Keys::of(prefix, name);
     auto reply = session.run(scripts::sem_status, {keys.sem, keys.permits, keys.salive}, {});
     TRY(reply);
-    const ReplyView v = *reply;
-    if (!v.is_array() || v.size() < kHead || (v.size() - kHead) % kPermitFields != 0)
-        return tl::unexpected(bad_reply(scripts::sem_status));
-    lock::SemaphorePermits out{name, v[1].as_int(), v[2].as_int(), v[0].as_int(), {}};
-    for (size_t i = kHead; i < v.size(); i += kPermitFields)
-        out.permits.push_back(lock::PermitStatus{std::string(v[i].str()), holder_at(v, i + 2),
-                                                 Millis(v[i + 1].as_int() - out.server_now_ms)});
-    return out;
+    return decode_sem_status(name, *reply);
 }
 
 } // namespace dlock::redis

@@ -1,6 +1,5 @@
 #include "redis/topology/cluster_shards.hpp"
 
-#include <charconv>
 #include <fmt/format.h>
 #include <optional>
 #include <set>
@@ -26,21 +25,9 @@ std::optional<ReplyView> field(ReplyView map, std::string_view name) {
     return std::nullopt;
 }
 
-// An integer reply, or a bulk string holding exactly one.
-std::optional<int64_t> integer_of(ReplyView value) {
-    if (value.is_integer())
-        return value.integer();
-    const auto text = value.str();
-    int64_t out = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-        return std::nullopt;
-    return out;
-}
-
 Result<SlotRange> slot_range(ReplyView first, ReplyView last, ReplyView host, ReplyView port,
                              const Endpoint& from) {
-    const auto a = integer_of(first), b = integer_of(last), p = integer_of(port);
+    const auto a = first.to_int(), b = last.to_int(), p = port.to_int();
     if (!a || !b || *a < 0 || *a > *b || *b >= kClusterSlots)
         return tl::unexpected(
             absurd(from, fmt::format("slot range {}-{}", a ? std::to_string(*a) : "?",

@@ -248,12 +248,14 @@ TEST_CASE("a deep waiter may stay silent longer, and is nudged back once it is n
     for (size_t i = 0; i < 32; ++i)
         ok(backend->leave_queue(keys, ids[i], 3s));
     REQUIRE(zrange(*server, keys.queue) == Strings{"w32", "w33"});
-    CHECK(server->cmd({"ZSCORE", keys.alive, "w33"}).as_int() > server_time_ms(*server) + 3500);
+    CHECK(server->cmd({"ZSCORE", keys.alive, "w33"}).to_int().value() >
+          server_time_ms(*server) + 3500);
 
     REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
     CHECK(hget(*server, keys.lock, "owner") == "owner-w32");
     // w33 is next: if w32 never takes its grant, w33 is the one to notice, within a heartbeat.
-    CHECK(server->cmd({"ZSCORE", keys.alive, "w33"}).as_int() <= server_time_ms(*server) + 3000);
+    CHECK(server->cmd({"ZSCORE", keys.alive, "w33"}).to_int().value() <=
+          server_time_ms(*server) + 3000);
     auto woken = ok(backend->await_grant(keys, "w33", 1s));
     CHECK(woken.nudged);
     CHECK_FALSE(woken.granted_fence);
@@ -275,7 +277,7 @@ TEST_CASE("a grant cuts back the next few deep waiters together, so dead ones la
         ok(backend->leave_queue(keys, ids[i], 3s));
     const auto now = server_time_ms(*server);
     for (size_t i = 31; i < 36; ++i)
-        REQUIRE(server->cmd({"ZSCORE", keys.alive, ids[i]}).as_int() > now + 3500);
+        REQUIRE(server->cmd({"ZSCORE", keys.alive, ids[i]}).to_int().value() > now + 3500);
 
     REQUIRE(release_hold(*backend, "owner-h", "hold-h") == 0);
     REQUIRE(hget(*server, keys.lock, "owner") == "owner-w30");
@@ -283,8 +285,8 @@ TEST_CASE("a grant cuts back the next few deep waiters together, so dead ones la
     const auto by = server_time_ms(*server) + 3000;
     for (size_t i = 31; i < 35; ++i) {
         CAPTURE(ids[i]);
-        CHECK(server->cmd({"ZSCORE", keys.alive, ids[i]}).as_int() <= by);
+        CHECK(server->cmd({"ZSCORE", keys.alive, ids[i]}).to_int().value() <= by);
         CHECK(ok(backend->await_grant(keys, ids[i], 1s)).nudged);
     }
-    CHECK(server->cmd({"ZSCORE", keys.alive, ids[35]}).as_int() > by + 500);
+    CHECK(server->cmd({"ZSCORE", keys.alive, ids[35]}).to_int().value() > by + 500);
 }

@@ -16,7 +16,7 @@ const lock::LatchKeys lk = lock::LatchKeys::of("dlock", "job");
 std::vector<int64_t> ints(const redis::Reply& reply) {
     std::vector<int64_t> out;
     for (size_t i = 0; i < reply.size(); ++i)
-        out.push_back(reply[i].as_int());
+        out.push_back(reply[i].to_int().value());
     return out;
 }
 
@@ -115,7 +115,7 @@ TEST_CASE("latch_wait registers while the count is above zero", "[latch]") {
     const auto before = server_time_ms(*server);
     CHECK(wait_round(*server, "w1", 3000) == Ints{2, 2});
     CHECK(zrange(*server, lk.waiters) == Strings{"w1"});
-    const auto deadline = server->cmd({"ZSCORE", lk.waiters, "w1"}).as_int();
+    const auto deadline = server->cmd({"ZSCORE", lk.waiters, "w1"}).to_int().value();
     CHECK(deadline >= before + 3000);
     CHECK(deadline <= before + 4000);
     CHECK(pttl(*server, lk.waiters) > 0);
@@ -161,9 +161,9 @@ TEST_CASE("latch_leave removes the registration and the wake list", "[latch]") {
     REQUIRE(create(*server, 1) == Ints{1, 1, 1});
     REQUIRE(wait_round(*server, "w1") == Ints{2, 1});
     server->cmd({"LPUSH", lk.wake + "w1", "1"});
-    CHECK(
-        eval_script(*server, redis::scripts::latch_leave, {lk.waiters, lk.wake}, {"w1"}).as_int() ==
-        1);
+    CHECK(eval_script(*server, redis::scripts::latch_leave, {lk.waiters, lk.wake}, {"w1"})
+              .to_int()
+              .value() == 1);
     CHECK_FALSE(exists(*server, lk.waiters));
     CHECK_FALSE(exists(*server, lk.wake + "w1"));
 }

@@ -271,7 +271,7 @@ TEST_CASE("only the holder renews its permit", "[semaphore]") {
     auto b = open_semaphore(*server, 2);
     REQUIRE(ask(*b, "a", false, 1s).acquired);
     CHECK(ok(b->renew({keys, "owner-a", "permit-a", 30s, true})));
-    const auto deadline = server->cmd({"ZSCORE", keys.permits, "permit-a"}).as_int();
+    const auto deadline = server->cmd({"ZSCORE", keys.permits, "permit-a"}).to_int().value();
     CHECK(deadline - server_time_ms(*server) > 25'000);
     CHECK(pttl(*server, keys.sem) > 25'000);
     CHECK_FALSE(ok(b->renew({keys, "owner-x", "permit-a", 30s, true})));

@@ -27,8 +27,8 @@ TEST_CASE("integer replies", "[reply]") {
     CHECK(r.is_integer());
     CHECK_FALSE(r.is_string());
     CHECK(r.integer() == 42);
-    CHECK(r.as_int() == 42);
-    CHECK(parse(":-2\r\n").as_int() == -2);
+    CHECK(r.to_int() == 42);
+    CHECK(parse(":-2\r\n").to_int() == -2);
 }
 
 TEST_CASE("bulk and status replies are strings", "[reply]") {
@@ -42,11 +42,17 @@ TEST_CASE("bulk and status replies are strings", "[reply]") {
     CHECK(binary.str() == std::string_view("a\0b", 3));
 }
 
-TEST_CASE("as_int reads integers held in bulk strings, else 0", "[reply]") {
-    CHECK(parse("$2\r\n17\r\n").as_int() == 17);
-    CHECK(parse("$13\r\n1700000000000\r\n").as_int() == 1'700'000'000'000);
-    CHECK(parse("$3\r\nabc\r\n").as_int() == 0);
-    CHECK(parse("$-1\r\n").as_int() == 0);
+TEST_CASE("to_int reads integers, whole or held in strings, and nothing else", "[reply]") {
+    CHECK(parse("$2\r\n17\r\n").to_int() == 17);
+    CHECK(parse("$13\r\n1700000000000\r\n").to_int() == 1'700'000'000'000);
+    CHECK(parse("+-3\r\n").to_int() == -3);
+    CHECK_FALSE(parse("$3\r\nabc\r\n").to_int());
+    CHECK_FALSE(parse("$3\r\n12x\r\n").to_int()); // not a 12
+    CHECK_FALSE(parse("$0\r\n\r\n").to_int());
+    CHECK_FALSE(parse("$-1\r\n").to_int());
+    CHECK_FALSE(parse("-ERR 1\r\n").to_int());
+    CHECK_FALSE(parse("*1\r\n:1\r\n").to_int());
+    CHECK_FALSE(parse("$20\r\n99999999999999999999\r\n").to_int()); // out of range
 }
 
 TEST_CASE("nil replies", "[reply]") {
@@ -69,7 +75,7 @@ TEST_CASE("array replies are viewed element by element", "[reply]") {
     auto arr = parse("*3\r\n:1\r\n$4\r\nweb1\r\n*2\r\n:7\r\n$-1\r\n");
     REQUIRE(arr.is_array());
     REQUIRE(arr.size() == 3);
-    CHECK(arr[0].as_int() == 1);
+    CHECK(arr[0].to_int() == 1);
     CHECK(arr[1].str() == "web1");
     REQUIRE(arr[2].size() == 2);
     CHECK(arr[2][0].integer() == 7);
