@@ -36,7 +36,7 @@ Result<void> check_owner_pid(pid_t pid) {
 } // namespace
 
 AcquireCommand::AcquireCommand(CLI::App& parent, const std::vector<std::string>* words)
-    : run_(parent, RunCommand::Kind::acquire, words) {
+    : run_(parent, RunKind::acquire, words) {
     CLI::App& app = *run_.app();
     app.add_option("--pid", pid_,
                    "the owner: the lock is kept until this process exits (default: the process "

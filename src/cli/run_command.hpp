@@ -12,18 +12,17 @@
 namespace dlock::cli {
 
 // `dlock run [options] NAME... -- COMMAND [ARG...]` / `dlock run [options] NAME... -c 'shell
-// command'`. With Kind::semaphore, the same options plus -p N under `dlock sem run` (one NAME,
-// no -s/-x).
+// command'`; with RunKind::semaphore `dlock sem run -p N NAME` (one NAME), with RunKind::acquire
+// `dlock acquire NAME...` (no command; its own options are added by cli/acquire_command.cpp).
+// The options are the rows of run_option_table() that the kind takes.
 class RunCommand {
   public:
-    // acquire: `dlock acquire`, the options of run without -c (cli/acquire_command.hpp).
-    enum class Kind { lock, semaphore, acquire };
-    explicit RunCommand(CLI::App& parent, Kind kind = Kind::lock,
+    explicit RunCommand(CLI::App& parent, RunKind kind = RunKind::run,
                         const std::vector<std::string>* words = nullptr);
     // `dlock run` for a parser of one command line, `words`: only the options these may use
     // are registered, and the required ones (see GlobalOptions::add_to).
     RunCommand(CLI::App& parent, const std::vector<std::string>* words)
-        : RunCommand(parent, Kind::lock, words) {}
+        : RunCommand(parent, RunKind::run, words) {}
     CLI::App* app() const { return app_; }
     // `command` is everything after "--" on the command line.
     Result<int> execute(const GlobalOptions& globals, const std::vector<std::string>& command);
@@ -37,39 +36,23 @@ class RunCommand {
         app::Target target;
         app::RunOptions options;
     };
-    Result<Plan> plan(const GlobalOptions& globals, const std::vector<std::string>& command) const;
-    void add_acquire(CLI::App& parent);
-    void add_names();
-    void add_wait_options();
-    void add_holder_options();
-    void add_lease_options();
-    void add_command_options();
-    void add_once_per_options();
-    bool wanted(std::string_view names) const;
-
-    CLI::App* app_;
-    const std::vector<std::string>* words_; // null: every option
-    bool semaphore_ = false;
-    bool acquire_ = false;
-    std::vector<std::string> names_; // run
-    std::string semaphore_name_;     // sem run
-    bool no_wait_ = false;
-    bool shared_ = false;
-    bool exclusive_ = false;
-    std::string permits_; // sem run -p
-    // The options that take a value, with the value given last (even an empty string, which is
-    // then an error).
-    struct Valued {
+    // An option registered with CLI11, and where CLI11 puts what was given.
+    struct Registered {
+        const RunOptionRow* row = nullptr;
         CLI::Option* option = nullptr;
-        std::string value;
-
-        std::optional<std::string> given() const;
+        std::string value{}; // an option's last value
+        bool flag = false;   // a flag's
     };
-    Valued wait_, timeout_, conflict_exit_code_, ttl_, kill_after_, lost_signal_, shell_command_,
-        min_hold_, max_run_;
-    // --once-per (run only)
-    Valued once_per_, offset_, tolerance_;
-    bool once_per_strict_ = false;
+    Result<Plan> plan(const GlobalOptions& globals, const std::vector<std::string>& command) const;
+    void add_app(CLI::App& parent);
+    void add_names();
+    void add_options(const std::vector<std::string>* words);
+
+    CLI::App* app_ = nullptr;
+    RunKind kind_;
+    std::vector<std::string> names_; // run, acquire
+    std::string semaphore_name_;     // sem run
+    std::vector<Registered> options_;
 };
 
 } // namespace dlock::cli

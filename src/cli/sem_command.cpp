@@ -19,8 +19,7 @@ CLI::App& add_sem(CLI::App& parent) {
 
 } // namespace
 
-SemCommand::SemCommand(CLI::App& parent)
-    : app_(&add_sem(parent)), run_(*app_, RunCommand::Kind::semaphore) {
+SemCommand::SemCommand(CLI::App& parent) : app_(&add_sem(parent)), run_(*app_, RunKind::semaphore) {
     status_ = app_->add_subcommand("status", "Show semaphore NAME: limit, holders, waiters");
     status_->add_option("NAME", name_, "semaphore name")->required();
     status_->add_flag("--json", json_, "print JSON instead of a table");

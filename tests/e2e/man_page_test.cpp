@@ -1,9 +1,11 @@
 // The man page documents the binary: every subcommand and every long option that any --help
 // lists appears in man/dlock.1 (found by walking the help output, so new subcommands and options
 // are checked without touching this test), so does every row of the global option table (its
-// flags, variables and config key), and groff formats it without warnings.
+// flags, variables and config key), the section of `run`, `sem run` and `acquire` names every
+// row of the run option table that subcommand takes, and groff formats it without warnings.
 
 #include "cli/option_table.hpp"
+#include "cli/run_option_table.hpp"
 #include "e2e/e2e_helpers.hpp"
 #include "e2e/help_pages.hpp"
 
@@ -132,6 +134,31 @@ TEST_CASE("the man page documents every global option's flags, variables and con
                 CHECK(mentions_option(options, name));
         }
     }
+}
+
+TEST_CASE("the man page's section of run, sem run and acquire names each run option it takes",
+          "[e2e][man]") {
+    using dlock::cli::RunKind;
+    const auto text = man_text();
+    auto subsection = [&](const std::string& title) {
+        const auto start = text.find(".SS \"" + title);
+        REQUIRE(start != std::string::npos);
+        return text.substr(start, text.find("\n.SS ", start + 1) - start);
+    };
+    const std::pair<RunKind, std::string> pages[] = {{RunKind::run, subsection("run ")},
+                                                     {RunKind::semaphore, subsection("sem run ")},
+                                                     {RunKind::acquire, subsection("acquire ")}};
+    for (const auto& row : dlock::cli::run_option_table())
+        for (const auto& [kind, section] : pages) {
+            if (!row.taken_by(kind))
+                continue;
+            INFO("run option " << row.flag << " in the section of " << section.substr(0, 40));
+            bool named = false;
+            std::stringstream split{std::string(row.flag)};
+            for (std::string name; std::getline(split, name, ',');)
+                named = named || mentions_option(section, name);
+            CHECK(named);
+        }
 }
 
 TEST_CASE("groff formats the man page without warnings", "[e2e][man]") {

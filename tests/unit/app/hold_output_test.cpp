@@ -44,7 +44,7 @@ TEST_CASE("hold as JSON: one object of strings on one line", "[hold-output]") {
 
 TEST_CASE("acquire takes run's options but no command", "[run-options][acquire]") {
     cli::RunArgs args;
-    args.acquire = true;
+    args.kind = cli::RunKind::acquire;
     args.names = {"job"};
     auto ok = cli::parse_run_options(args);
     REQUIRE(ok);
@@ -54,6 +54,6 @@ TEST_CASE("acquire takes run's options but no command", "[run-options][acquire]"
     REQUIRE_FALSE(with_command);
     CHECK(with_command.error().message.starts_with("acquire takes no command; use dlock run"));
     args.command.clear();
-    args.shell_command = "true";
+    args.set("--command", "true");
     CHECK_FALSE(cli::parse_run_options(args));
 }

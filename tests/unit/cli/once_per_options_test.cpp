@@ -20,7 +20,7 @@ RunArgs plain(std::vector<std::string> names = {"job"}) {
 
 RunArgs once_per(std::string period, std::vector<std::string> names = {"job"}) {
     RunArgs a = plain(std::move(names));
-    a.once_per = std::move(period);
+    a.set("--once-per", std::move(period));
     return a;
 }
 
@@ -56,10 +56,10 @@ TEST_CASE("once-per: the tolerance defaults to a tenth of the period, at most 5m
 
 TEST_CASE("once-per: offset, tolerance, strict and -E", "[cli][once-per]") {
     auto a = once_per("1d");
-    a.offset = "-2h";
-    a.tolerance = "10m";
-    a.once_per_strict = true;
-    a.conflict_exit_code = "3";
+    a.set("--offset", "-2h");
+    a.set("--tolerance", "10m");
+    a.set("--once-per-strict");
+    a.set("--conflict-exit-code", "3");
     auto o = parse_run_options(a);
     REQUIRE(o);
     CHECK(o->once_per->offset == Millis(-7'200'000));
@@ -74,29 +74,30 @@ TEST_CASE("once-per: bad values and combinations are usage errors naming the opt
     CHECK(error_of(once_per("999ms")) == "--once-per 999ms: must be from 1s to 366d");
     CHECK(error_of(once_per("x")).starts_with("--once-per: "));
     auto a = once_per("1h");
-    a.offset = "1h";
+    a.set("--offset", "1h");
     CHECK(error_of(a).starts_with("--offset 1h: must be less than the period (1h)"));
-    a.offset = "-61m";
+    a.set("--offset", "-61m");
     CHECK(error_of(a).starts_with("--offset -61m: must be less than"));
     a = once_per("1h");
-    a.tolerance = "30m1s";
+    a.set("--tolerance", "30m1s");
     CHECK(error_of(a).starts_with("--tolerance 30m1s: must be at most half the period (1h)"));
-    a.tolerance = "30m"; // the midpoint: nearer neither end
+    a.set("--tolerance", "30m"); // the midpoint: nearer neither end
     CHECK(error_of(a).empty());
     CHECK(error_of(once_per("1h", {"a", "b"})).starts_with("--once-per takes one lock name"));
     a = once_per("1h");
-    a.shared = true;
+    a.set("--shared");
     CHECK(error_of(a) == "--once-per applies to exclusive locks only, not with --shared");
     a = once_per("1h");
-    a.semaphore = true;
-    a.permits = "2";
+    a.kind = cli::RunKind::semaphore;
+    a.set("--permits", "2");
     CHECK(error_of(a) == "--once-per is for dlock run, not sem run");
     a = once_per("1h");
     a.command.clear();
-    a.acquire = true;
+    a.kind = cli::RunKind::acquire;
     CHECK(error_of(a) == "--once-per is for dlock run, not acquire");
-    for (auto set : {+[](RunArgs& r) { r.offset = "1m"; }, +[](RunArgs& r) { r.tolerance = "1m"; },
-                     +[](RunArgs& r) { r.once_per_strict = true; }}) {
+    for (auto set : {+[](RunArgs& r) { r.set("--offset", "1m"); },
+                     +[](RunArgs& r) { r.set("--tolerance", "1m"); },
+                     +[](RunArgs& r) { r.set("--once-per-strict"); }}) {
         RunArgs r = plain();
         set(r);
         CHECK(error_of(r).ends_with("applies to --once-per only"));

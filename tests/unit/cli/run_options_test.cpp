@@ -49,12 +49,12 @@ TEST_CASE("run options: defaults", "[cli][run]") {
 
 TEST_CASE("run options: values given", "[cli][run]") {
     auto a = args_for({"b", "a", "b"});
-    a.wait = "forever";
-    a.conflict_exit_code = "0";
-    a.ttl = "3s";
-    a.lost_signal = "INT";
-    a.min_hold = "1m";
-    a.max_run = "2h30m";
+    a.set("--wait", "forever");
+    a.set("--conflict-exit-code", "0");
+    a.set("--ttl", "3s");
+    a.set("--lost-signal", "INT");
+    a.set("--min-hold", "1m");
+    a.set("--max-run", "2h30m");
     const auto o = parse_run_options(a).value();
     CHECK(o.names == std::vector<std::string>{"b", "a"}); // a set, in order of first appearance
     CHECK_FALSE(o.wait.has_value());
@@ -65,58 +65,58 @@ TEST_CASE("run options: values given", "[cli][run]") {
     CHECK(o.min_hold == Millis(60'000));
     CHECK(o.max_run == Millis(9'000'000));
 
-    a.kill_after = "1s"; // exactly TTL/3
+    a.set("--kill-after", "1s"); // exactly TTL/3
     CHECK(parse_run_options(a).value().kill_after == Millis(1'000));
 }
 
 TEST_CASE("run options: -c runs the string under /bin/sh", "[cli][run]") {
     auto a = args_for();
-    a.shell_command = "-e echo";
+    a.set("--command", "-e echo");
     a.command = {"x"};
     const auto o = parse_run_options(a).value();
     CHECK(o.argv == std::vector<std::string>{"/bin/sh", "-c", "--", "-e echo", "sh", "x"});
 
-    a.shell_command = "";
+    a.set("--command", "");
     CHECK(error_of(a) == "-c: the shell command must not be empty");
 }
 
 TEST_CASE("run options: bad values are usage errors naming the option", "[cli][run]") {
     auto a = args_for();
-    a.ttl = "abc";
+    a.set("--ttl", "abc");
     CHECK(error_of(a) == "--ttl: invalid duration 'abc': " + kBadDuration);
-    a.ttl = "500ms";
+    a.set("--ttl", "500ms");
     CHECK(error_of(a) == "--ttl 500ms: must be from 1s to 24h");
-    a.ttl = "25h";
+    a.set("--ttl", "25h");
     CHECK(error_of(a) == "--ttl 25h: must be from 1s to 24h");
 
     a = args_for();
-    a.wait = "soon";
+    a.set("--wait", "soon");
     CHECK(error_of(a) == "--wait: invalid duration 'soon': " + kBadDuration);
-    a.wait = "";
+    a.set("--wait", "");
     CHECK(error_of(a) == "--wait: invalid duration '': " + kBadDuration);
 
     a = args_for();
-    a.kill_after = "x";
+    a.set("--kill-after", "x");
     CHECK(error_of(a) == "--kill-after: invalid duration 'x': " + kBadDuration);
 
     a = args_for();
-    a.conflict_exit_code = "300";
+    a.set("--conflict-exit-code", "300");
     CHECK(error_of(a) == "--conflict-exit-code '300': must be a number from 0 to 255");
 
     a = args_for();
-    a.lost_signal = "FOO";
+    a.set("--lost-signal", "FOO");
     CHECK(error_of(a) == "--lost-signal: invalid signal 'FOO': expected a name like TERM or a "
                          "number");
 
     a = args_for();
-    a.min_hold = "25h";
+    a.set("--min-hold", "25h");
     CHECK(error_of(a) == "--min-hold 25h: must be at most 24h");
 
     a = args_for();
-    a.max_run = "0";
+    a.set("--max-run", "0");
     CHECK(error_of(a) ==
           "--max-run 0: must be more than 0 (the longest the command may run, e.g. 2h)");
-    a.max_run = "later";
+    a.set("--max-run", "later");
     CHECK(error_of(a) == "--max-run: invalid duration 'later': " + kBadDuration);
 
     CHECK(error_of(args_for({"a b"})) ==
@@ -125,19 +125,20 @@ TEST_CASE("run options: bad values are usage errors naming the option", "[cli][r
 
 TEST_CASE("run options: conflicting values", "[cli][run]") {
     auto a = args_for();
-    a.ttl = "30s";
-    a.kill_after = "11s";
+    a.set("--ttl", "30s");
+    a.set("--kill-after", "11s");
     CHECK(error_of(a) == "--kill-after 11s does not fit in --ttl 30s: the command must be killed "
                          "before the lease can expire, so --kill-after may be at most TTL/3 (10s)");
-    a.ttl.reset(); // the default TTL, 30s
+    a = args_for(); // the default TTL, 30s
+    a.set("--kill-after", "11s");
     CHECK(error_of(a) == "--kill-after 11s does not fit in --ttl 30s: the command must be killed "
                          "before the lease can expire, so --kill-after may be at most TTL/3 (10s)");
 
     a = args_for();
-    a.shared = true;
-    a.min_hold = "1s";
+    a.set("--shared");
+    a.set("--min-hold", "1s");
     CHECK(error_of(a) == "--min-hold applies to exclusive locks only, not with --shared");
-    a.min_hold = "0s"; // no hold: nothing to refuse
+    a.set("--min-hold", "0s"); // no hold: nothing to refuse
     CHECK(error_of(a).empty());
 }
 
@@ -146,17 +147,17 @@ TEST_CASE("run options: the command is required", "[cli][run]") {
     a.command.clear();
     CHECK(error_of(a) == "missing command: use run NAME... -- COMMAND [ARG...] or run NAME... -c "
                          "'shell command'");
-    a.semaphore = true;
+    a.kind = cli::RunKind::semaphore;
     CHECK(error_of(a) == "missing command: use sem run NAME -- COMMAND [ARG...] or sem run NAME "
                          "-c 'shell command'");
 }
 
 TEST_CASE("run options: sem run takes -p N", "[cli][run]") {
     auto a = args_for();
-    a.semaphore = true;
-    a.permits = "3";
+    a.kind = cli::RunKind::semaphore;
+    a.set("--permits", "3");
     CHECK(parse_run_options(a).value().permits == 3);
-    a.permits = "0";
+    a.set("--permits", "0");
     CHECK(error_of(a) == "--permits '0': must be a number from 1 to 1000000");
 }
 
@@ -169,14 +170,14 @@ TEST_CASE("renewal interval and the default kill-after follow the TTL", "[lock]"
 
 TEST_CASE("run options: --timeout is flock's name for --wait", "[cli][run]") {
     auto a = args_for();
-    a.timeout = "1m30s";
+    a.set("--timeout", "1m30s");
     CHECK(parse_run_options(a).value().wait == std::optional<Millis>(Millis(90'000)));
-    a.timeout = "forever";
+    a.set("--timeout", "forever");
     CHECK_FALSE(parse_run_options(a).value().wait.has_value());
-    a.timeout = "soon";
+    a.set("--timeout", "soon");
     CHECK(error_of(a) == "--timeout: invalid duration 'soon': " + kBadDuration);
-    a.timeout = "5s";
-    a.wait = "5s";
+    a.set("--timeout", "5s");
+    a.set("--wait", "5s");
     CHECK(error_of(a) ==
           "-w/--wait and --timeout are the same option (--timeout is flock's name): give one");
 }
