@@ -3,6 +3,7 @@
 #include "cli/app_tree.hpp"
 #include "cli/option_hints.hpp"
 #include "cli/redactor.hpp"
+#include "cli/run_hints.hpp"
 #include "util/did_you_mean.hpp"
 
 #include <fmt/format.h>
@@ -78,7 +79,10 @@ std::optional<std::string> typo(const std::vector<const CLI::App*>& chain,
     auto [owner, extras] = extras_of(chain);
     std::erase_if(extras,
                   [&](const auto& arg) { return owner > 0 && is_option_of(*chain[0], arg); });
-    const auto typo = misspelled_option(*chain[owner], extras);
+    auto typo = misspelled_option(*chain[owner], extras);
+    if (!typo)
+        if (auto letter = short_option_typo(*chain[owner], extras))
+            typo = Misspelled{letter->first, letter->second};
     if (!typo)
         return std::nullopt;
     return fmt::format("unknown option {}: did you mean {}? {}", redactor.argument(typo->given),
@@ -150,6 +154,11 @@ std::string describe_parse_error(const CLI::ParseError& error, const CLI::App& t
         return *moved;
     if (auto misspelt = typo(chain, redactor))
         return *misspelt;
+    if (auto foreign = foreign_run_option(chain))
+        return *foreign;
+    if (dynamic_cast<const CLI::RequiredError*>(&error) && what == "NAME is required")
+        if (auto hint = name_taken_as_duration(chain, redactor))
+            return *hint;
     if (dynamic_cast<const CLI::RequiredError*>(&error) && what == "A subcommand is required")
         return missing_subcommand(top, args, redactor);
     if (dynamic_cast<const CLI::ExtrasError*>(&error))

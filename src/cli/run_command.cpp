@@ -62,7 +62,8 @@ void RunCommand::add_options(const std::vector<std::string>* words) {
     for (const auto& row : table) {
         if (!row.taken_by(kind_))
             continue;
-        if (words != nullptr && !row.required && !may_use(row.flag, *words))
+        if (words != nullptr && !row.required && !may_use(row.flag, *words) &&
+            !may_use(row.aliases, *words))
             continue;
         Registered& r = options_.emplace_back(Registered{.row = &row});
         const std::string flag(row.flag);
@@ -73,12 +74,32 @@ void RunCommand::add_options(const std::vector<std::string>* words) {
                 : app_->add_option(flag, r.value, help)->option_text(std::string(row.metavar));
         if (row.required)
             r.option->required();
+        if (!row.aliases.empty())
+            r.alias = app_->add_flag(std::string(row.aliases), r.alias_flag)->group("");
     }
+    add_exclusions();
+}
+
+// CLI11's exclusions, between the rows' main names; an alias given with what its row excludes
+// is refused by parse_run_options.
+void RunCommand::add_exclusions() {
     for (const auto& r : options_)
-        if (!r.row->excludes.empty())
-            for (const auto& other : options_)
-                if (other.row->long_name() == r.row->excludes)
-                    r.option->excludes(other.option);
+        for (const auto& other : options_)
+            if (!r.row->excludes.empty() && other.row->long_name() == r.row->excludes)
+                r.option->excludes(other.option);
+}
+
+std::string RunCommand::name_after_shell_command() const {
+    size_t names_seen = 0;
+    bool after_command = false;
+    for (const CLI::Option* option : app_->parse_order()) {
+        if (option->get_name() == "--command")
+            after_command = names_seen > 0;
+        else if (option->get_positional() && after_command && names_seen < names_.size())
+            return names_[names_seen];
+        names_seen += option->get_positional() ? 1 : 0;
+    }
+    return {};
 }
 
 RunArgs RunCommand::args(const std::vector<std::string>& command) const {
@@ -87,8 +108,10 @@ RunArgs RunCommand::args(const std::vector<std::string>& command) const {
     a.names = kind_ == RunKind::semaphore ? std::vector{semaphore_name_} : names_;
     a.command = command;
     for (const auto& r : options_)
-        if (r.option->count() > 0)
+        if (r.given())
             a.set(r.row->long_name(), r.row->metavar.empty() ? std::string() : r.value);
+    if (kind_ == RunKind::run)
+        a.name_after_shell_command = name_after_shell_command();
     return a;
 }
 

@@ -40,13 +40,21 @@ class RunCommand {
     struct Registered {
         const RunOptionRow* row = nullptr;
         CLI::Option* option = nullptr;
-        std::string value{}; // an option's last value
-        bool flag = false;   // a flag's
+        std::string value{};          // an option's last value
+        bool flag = false;            // a flag's
+        CLI::Option* alias = nullptr; // the row's aliases, hidden
+        bool alias_flag = false;
+
+        bool given() const { return option->count() > 0 || (alias && alias->count() > 0); }
     };
     Result<Plan> plan(const GlobalOptions& globals, const std::vector<std::string>& command) const;
     void add_app(CLI::App& parent);
     void add_names();
     void add_options(const std::vector<std::string>* words);
+    void add_exclusions();
+    // A NAME given after -c STRING when names came before it too (`run job -c 'cmd' extra`,
+    // with sh -c's habit of arguments after the string), or "".
+    std::string name_after_shell_command() const;
 
     CLI::App* app_ = nullptr;
     RunKind kind_;

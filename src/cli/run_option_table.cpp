@@ -101,7 +101,8 @@ constexpr RunKinds kSemaphore = static_cast<RunKinds>(RunKind::semaphore);
 constexpr std::array kRows{
     RunOptionRow{.flag = "-n,--no-wait",
                  .help = "give up at once if the lock is held (the default)",
-                 .semaphore_help = "give up at once if no permit is free (the default)"},
+                 .semaphore_help = "give up at once if no permit is free (the default)",
+                 .aliases = "--nb,--nonblock"},
     RunOptionRow{.flag = "-w,--wait",
                  .metavar = "DURATION",
                  .help = "wait up to DURATION for {lock} ('forever' waits without limit)",
@@ -127,6 +128,7 @@ constexpr std::array kRows{
     RunOptionRow{.flag = "-x,--exclusive",
                  .help = "take the lock exclusively (the default)",
                  .takes = kLockKinds,
+                 .aliases = "-e",
                  .excludes = "--shared"},
     RunOptionRow{.flag = "-E,--conflict-exit-code",
                  .metavar = "N",

@@ -33,7 +33,9 @@ struct RunOptionRow {
     std::string_view semaphore_help{}; // `sem run`'s text, when it differs
     std::string_view acquire_help{};   // `acquire`'s text, when it differs
     RunKinds takes = kEveryRunKind;
-    bool required = false;       // CLI11 requires it (`sem run -p`)
+    bool required = false; // CLI11 requires it (`sem run -p`)
+    // More names of a flag, accepted and not listed in --help: flock(1)'s spellings ("-e").
+    std::string_view aliases{};
     std::string_view excludes{}; // the long name of an option it cannot be given with
     // Checks the value given (a flag's is "") and sets it in the options, which hold what the
     // rows above it set; a usage error naming the option otherwise. nullptr: read as a whole

@@ -29,6 +29,12 @@ Result<void> parse_command(const RunArgs& args, app::RunOptions& o) {
     if (shell_command) {
         if (shell_command->empty())
             return usage_error("-c: the shell command must not be empty");
+        if (!args.name_after_shell_command.empty())
+            return usage_error(fmt::format(
+                "'{}' after -c STRING is not an argument of the command (as with sh -c) but one "
+                "more lock name: give every name before -c, and the command's arguments after "
+                "--: dlock run NAME... -c STRING -- ARG...",
+                args.name_after_shell_command));
         // `--`: a STRING starting with - or + is the command, not options of sh's (`-e` would
         // make sh read its commands from stdin). dash and bash both take it.
         o.argv = {"/bin/sh", "-c", "--", std::string(*shell_command), "sh"};
@@ -51,9 +57,12 @@ Result<void> parse_command(const RunArgs& args, app::RunOptions& o) {
 // The options given together that cannot be, and a required one missing (which CLI11 finds
 // first on a command line).
 Result<void> check_given(const RunArgs& args) {
-    for (const auto& row : run_option_table())
+    for (const auto& row : run_option_table()) {
         if (row.required && row.taken_by(args.kind) && !args.has(row.long_name()))
             return usage_error(fmt::format("{} is required", row.long_name()));
+        if (!row.excludes.empty() && args.has(row.long_name()) && args.has(row.excludes))
+            return usage_error(fmt::format("{} excludes {}", row.excludes, row.long_name()));
+    }
     if (args.has("--wait") && args.has("--timeout"))
         return usage_error(
             "-w/--wait and --timeout are the same option (--timeout is flock's name): give one");

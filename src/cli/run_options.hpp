@@ -20,6 +20,9 @@ struct RunArgs {
     // The options given (rows of run_option_table()), by long name ("--wait"), with their
     // values: "" for a flag, and for an option given empty (which its check refuses).
     std::vector<std::pair<std::string, std::string>> given;
+    // A NAME given after -c STRING when names came before it too, or "": sh -c habits make it an
+    // argument of the command, so it is refused rather than taken as one more lock.
+    std::string name_after_shell_command;
 
     void set(std::string_view long_name, std::string value = {});
     std::optional<std::string_view> value(std::string_view long_name) const;

@@ -117,3 +117,47 @@ TEST_CASE("the former global --timeout, DLOCK_TIMEOUT and timeout key are refuse
     CHECK(run(*server, {"run", "job", "--", "true"}, {{"DLOCK_REDIS_TIMEOUT", "5s"}}).exit_code ==
           0);
 }
+
+TEST_CASE("flock's spellings -e, --nb and --nonblock are accepted as -x and -n",
+          "[e2e][busy][flock]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    auto r = run(*server, {"run", "-e", "job", "--", "touch", dir / "ran"});
+    CHECK(r.exit_code == 0);
+    CHECK(file_exists(dir / "ran"));
+    auto holder = start_holder(*server, dir);
+    for (const char* flag : {"--nb", "--nonblock"}) {
+        auto busy = run(*server, {"run", flag, "job", "--", "touch", dir / "second"});
+        INFO(flag << ": " << busy.err);
+        CHECK(busy.exit_code == 75);
+    }
+    CHECK_FALSE(file_exists(dir / "second"));
+    let_go(dir, {holder.get()});
+    auto both = run(*server, {"run", "-e", "-s", "job", "--", "true"});
+    CHECK(both.exit_code == 64);
+    CHECK(both.err == "dlock: --shared excludes --exclusive\n");
+    auto waits = run(*server, {"run", "--nb", "-w", "1s", "job", "--", "true"});
+    CHECK(waits.exit_code == 64);
+    CHECK(waits.err == "dlock: --no-wait excludes --wait\n");
+}
+
+TEST_CASE("flock's -o, -F and -u are explained, not called unexpected", "[e2e][usage][flock]") {
+    REQUIRE_REDIS(server);
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"-o", "-o is an option of flock(1) that dlock does without: the command never holds a "
+               "lock descriptor"},
+        {"--close", "--close is an option of flock(1) that dlock does without: "},
+        {"-F", "-F is an option of flock(1) that dlock does without: dlock stays as the "
+               "command's parent"},
+        {"-u", "-u is an option of flock(1) that dlock does without: release the hold of dlock "
+               "acquire with dlock release"},
+    };
+    for (const auto& [flag, message] : cases) {
+        auto r = run(*server, {"run", flag, "job", "--", "true"});
+        INFO(flag << ": " << r.err);
+        CHECK(r.exit_code == 64);
+        CHECK(r.err.starts_with("dlock: " + message));
+        CHECK(r.err.find('\n') == r.err.size() - 1);
+    }
+    CHECK(dbsize(*server) == 0);
+}

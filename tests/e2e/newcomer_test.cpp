@@ -1,0 +1,71 @@
+// What tripped a new user: command lines that meant something else than they said get a message
+// that says what was understood and what to type instead, exit 64, and nothing in Redis.
+
+#include "e2e/e2e_helpers.hpp"
+
+using namespace dlock::test;
+using namespace dlock::test::e2e;
+
+namespace {
+
+// `dlock ARGS` against `server` exits 64 with exactly `message`, and Redis stays empty.
+void check_refused(const RedisServer& server, const std::vector<std::string>& args,
+                   const std::string& message) {
+    auto r = run(server, args);
+    std::string shown;
+    for (const auto& a : args)
+        shown += "[" + a + "] ";
+    INFO("dlock " << shown);
+    CHECK(r.exit_code == 64);
+    CHECK(r.err == "dlock: " + message + "\n");
+    CHECK(dbsize(server) == 0);
+}
+
+} // namespace
+
+TEST_CASE("a name after -c STRING is refused: sh -c habits make it an argument",
+          "[e2e][usage][newcomer]") {
+    REQUIRE_REDIS(server);
+    check_refused(*server, {"run", "job", "-c", "echo hi", "extra"},
+                  "'extra' after -c STRING is not an argument of the command (as with sh -c) but "
+                  "one more lock name: give every name before -c, and the command's arguments "
+                  "after --: dlock run NAME... -c STRING -- ARG...");
+    // Names on one side of -c are names; arguments go after --.
+    TempDir dir;
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"run", "-c", "echo \"$1\" >>\"$2\"", "job", "--", "one", dir / "out"},
+             {"run", "a", "b", "-c", "echo \"$1\" >>\"$2\"", "--", "two", dir / "out"}}) {
+        auto r = run(*server, args);
+        INFO(r.err);
+        CHECK(r.exit_code == 0);
+    }
+    CHECK(read_file(dir / "out") == "one\ntwo\n");
+}
+
+TEST_CASE("a name taken as -w's duration is named as such", "[e2e][usage][newcomer]") {
+    REQUIRE_REDIS(server);
+    check_refused(*server, {"run", "-w", "job", "--", "true"},
+                  "NAME is required: -w took 'job' as its DURATION, and it is not one (e.g. dlock "
+                  "run -w 30s NAME ...)");
+    check_refused(*server, {"sem", "run", "-p", "2", "--timeout", "pool", "--", "true"},
+                  "NAME is required: --timeout took 'pool' as its DURATION, and it is not one "
+                  "(e.g. dlock sem run --timeout 30s NAME ...)");
+}
+
+TEST_CASE("an unknown short option gets a did-you-mean, and a run option of another subcommand "
+          "says whose it is",
+          "[e2e][usage][newcomer]") {
+    REQUIRE_REDIS(server);
+    check_refused(*server, {"run", "-W", "5s", "job", "--", "true"},
+                  "unknown option '-W': did you mean -w? (see dlock run --help)");
+    check_refused(*server, {"sem", "run", "--once-per", "1h", "-p", "2", "pool", "--", "true"},
+                  "--once-per is not supported for semaphores (sem run): it is an option of "
+                  "dlock run");
+    check_refused(*server, {"sem", "run", "-s", "-p", "2", "pool", "--", "true"},
+                  "-s is not supported for semaphores (sem run): it is an option of dlock run and "
+                  "dlock acquire");
+    auto r = run(*server, {"acquire", "-c", "true", "job"});
+    CHECK(r.exit_code == 64);
+    CHECK(r.err == "dlock: -c is not supported by acquire: it is an option of dlock run and dlock "
+                   "sem run\n");
+}
