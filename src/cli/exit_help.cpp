@@ -2,8 +2,10 @@
 
 #include "util/exit_codes.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <initializer_list>
+#include <vector>
 
 namespace dlock::cli {
 namespace {
@@ -18,8 +20,9 @@ struct Row {
 
 constexpr int kCommandStatus = -1;
 
-// Every exit status dlock documents, in the order the help lists them; a status whose meaning
-// differs between subcommands has a row per meaning. Keep in step with util/exit_codes.hpp, the
+// Every exit status dlock documents; a status whose meaning differs between subcommands has a
+// row per meaning. The help lists them in numeric order (the command's own first), and the rows
+// of one status in this order. Keep in step with util/exit_codes.hpp, the
 // docs/reference.md ("Exit status") and man/dlock.1 (EXIT STATUS).
 const Row kRows[] = {
     {kCommandStatus,
@@ -79,13 +82,20 @@ const Row kRows[] = {
     {exit_code::lease_lost,
      "without --force: the lease was lost while held (the owner was signalled), or the hold\n"
      "is no longer kept (released already, or its keeper died)",
-     {dlock, release}},
+     {release}},
+    {exit_code::lease_lost,
+     "release: the lease was lost while held (the owner was signalled), or the hold is no\n"
+     "longer kept (released already, or its keeper died)",
+     {dlock}},
     {exit_code::timed_out,
      "without --force: the owner held the lock past acquire --max-run and was stopped",
-     {dlock, release}},
+     {release}},
     {exit_code::timed_out,
      "the command ran longer than --max-run and was stopped",
      {dlock, run, sem_run}},
+    {exit_code::timed_out,
+     "release: the owner held the lock past acquire --max-run and was stopped",
+     {dlock}},
     {exit_code::usage,
      "usage error (bad option, name, duration, URL or config file); nothing changed in Redis",
      {dlock, run, acquire, sem_status, status, history, bench, metrics}},
@@ -135,10 +145,15 @@ bool applies(const Row& row, HelpPage page) {
 } // namespace
 
 std::string exit_status_help(HelpPage page, std::string_view title) {
+    std::vector<const Row*> rows;
+    for (const Row& row : kRows)
+        if (applies(row, page))
+            rows.push_back(&row);
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row* a, const Row* b) { return a->code < b->code; });
     std::string out = fmt::format("\n{}:", title);
-    for (const Row& row : kRows) {
-        if (!applies(row, page))
-            continue;
+    for (const Row* row_of_page : rows) {
+        const Row& row = *row_of_page;
         const std::string code = row.code == kCommandStatus ? "N" : std::to_string(row.code);
         std::string meaning = row.meaning;
         // Continuation lines line up under the first.

@@ -55,7 +55,7 @@ std::string HelpFormatter::make_help(const CLI::App* app, std::string name,
 std::string HelpFormatter::groups(const CLI::App* app, bool common) const {
     std::string out;
     for (const std::string& group : app->get_groups()) {
-        if ((group == "Options") != common)
+        if ((group == "Options") != common || group.empty()) // "": hidden (flock's aliases)
             continue;
         const auto options = app->get_options([&](const CLI::Option* option) {
             return option->get_group() == group && option->nonpositional();

@@ -91,7 +91,7 @@ std::string examples() {
           "run it unless nightly-job is held (then exit 75)"},
          {"dlock run -w 5m nightly-job -- ./backup.sh", "wait up to 5 minutes for the lock"},
          {"dlock run -E 1 nightly-job -- ./backup.sh", "as flock -n: exit 1, not 75, when held"},
-         {"dlock status", "who holds what: host, pid, since (-l: all)"}});
+         {"dlock status", "who holds what: host, pid, since (-l: every column)"}});
 }
 
 } // namespace

@@ -5,6 +5,25 @@
 #include "cli/help_formatter.hpp"
 
 namespace dlock::cli {
+namespace {
+
+// The text between the options of `run --help` (or `sem run --help`) and its exit statuses.
+std::string run_examples(bool semaphore) {
+    if (semaphore)
+        return help_section("Examples", {{"dlock sem run -p 4 encoders -- ./encode.sh",
+                                          "at most 4 encoders at once, fleet-wide"},
+                                         {"dlock sem run -p 4 -w 10m encoders -- ./encode.sh",
+                                          "wait up to 10m for a permit"}});
+    return "\nSeveral names are taken all or none, in a fixed order (no deadlock).\n" +
+           help_section(
+               "Examples",
+               {{"dlock run nightly-job -- ./backup.sh", "skip (exit 75) if nightly-job is held"},
+                {"dlock run -w 5m db -c 'pg_dump app >app.sql'", "wait up to 5m; a shell command"},
+                {"dlock run --once-per 1d report -- ./report.sh", "once a day, whichever host"},
+                {"dlock run --max-run 2h sync -- ./sync.sh", "stop it after 2 hours (exit 124)"}});
+}
+
+} // namespace
 
 RunCommand::RunCommand(CLI::App& parent, RunKind kind, const std::vector<std::string>* words)
     : kind_(kind) {
@@ -34,12 +53,8 @@ void RunCommand::add_app(CLI::App& parent) {
                                                : "Run a command while holding a lock (or several)");
     HelpFormatter::set_usage(
         *app_, {usage + " -- COMMAND [ARGS...]", usage + " -c STRING"}, [semaphore] {
-            const std::string exit_help =
-                exit_status_help(semaphore ? HelpPage::sem_run : HelpPage::run);
-            return semaphore ? exit_help
-                             : "\nSeveral names are taken all or none, in a fixed order (no "
-                               "deadlock).\n" +
-                                   exit_help;
+            return run_examples(semaphore) +
+                   exit_status_help(semaphore ? HelpPage::sem_run : HelpPage::run);
         });
 }
 

@@ -38,7 +38,12 @@ std::string unknown_key(Options options, const std::string& key) {
         names.emplace_back(option.name);
     if (auto near = closest_match(key, names))
         return fmt::format("unknown key {} (did you mean {}?)", quote(key), *near);
-    return fmt::format("unknown key {}", quote(key));
+    if (key.empty())
+        return "unknown key ''";
+    // Not near a setting: most often a run option (ttl, wait), which only the command line takes.
+    return fmt::format("unknown key {} (a config file holds the global settings that dlock "
+                       "config lists; options of run such as --ttl or -w go on its command line)",
+                       quote(key));
 }
 
 // A '#' after a space or tab: what a comment after the value looks like.

@@ -104,7 +104,9 @@ TEST_CASE("config errors name file and line, exit 64 and run nothing", "[e2e][co
         CHECK_FALSE(file_exists(dir / "ran"));
         CHECK(dbsize(*server) == 0);
     };
-    check("# ok\nprefix = p\nfoo = 1\n", "3: unknown key 'foo'");
+    check("# ok\nprefix = p\nfoo = 1\n",
+          "3: unknown key 'foo' (a config file holds the global settings that dlock config lists; "
+          "options of run such as --ttl or -w go on its command line)");
     check("prefx = p\n", "1: unknown key 'prefx' (did you mean prefix?)");
     check("redis_timeout = 5s\n", "1: unknown key 'redis_timeout' (did you mean redis-timeout?)");
     check("timeout = 5s\n", "1: timeout was renamed redis-timeout (the Redis command timeout; "

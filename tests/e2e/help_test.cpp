@@ -99,3 +99,36 @@ TEST_CASE("the top page and every latch page list exit status 66", "[e2e][help]"
     }
     CHECK(contains(help_pages().at(""), "\n  0        "));
 }
+
+TEST_CASE("every help page lists its exit statuses in numeric order, the command's own first",
+          "[e2e][help][newcomer]") {
+    for (const auto& [path, page] : help_pages()) {
+        INFO("dlock " << path << " --help");
+        const size_t start = page.find("\nExit status:\n");
+        if (start == std::string::npos)
+            continue;
+        int last = -1;
+        for (const auto& line : lines(page.substr(start + 14))) {
+            if (line.size() < 3 || line[2] == ' ')
+                continue; // a continuation line
+            const std::string code = line.substr(2, line.find(' ', 2) - 2);
+            const int value = code == "N" ? -1 : std::stoi(code);
+            CHECK(value >= last);
+            last = value;
+        }
+    }
+}
+
+TEST_CASE("run --help has examples; the top page's example names -l for what it is",
+          "[e2e][help][newcomer]") {
+    const auto pages = help_pages();
+    const auto& run_page = pages.at("run");
+    CHECK(contains(run_page, "\nExamples:\n  dlock run nightly-job -- ./backup.sh"));
+    CHECK(contains(pages.at("sem run"), "\nExamples:\n  dlock sem run -p 4"));
+    CHECK(contains(pages.at(""), "(-l: every column)"));
+    // The top page's release-only statuses say so.
+    CHECK(contains(pages.at(""), "  76       release: the lease was lost while held"));
+    CHECK_FALSE(contains(pages.at(""), "without --force"));
+    // flock's aliases are accepted, not listed.
+    CHECK_FALSE(contains(run_page, "--nonblock"));
+}

@@ -69,3 +69,17 @@ TEST_CASE("an unknown short option gets a did-you-mean, and a run option of anot
     CHECK(r.err == "dlock: -c is not supported by acquire: it is an option of dlock run and dlock "
                    "sem run\n");
 }
+
+TEST_CASE("a run option in the config file is sent to the command line", "[e2e][usage][newcomer]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    const auto config = write_file(dir / "dlock.conf", "ttl = 5m\n", 0600);
+    auto r = run(*server, {"run", "job", "--", "touch", dir / "ran"}, {{"DLOCK_CONFIG", config}});
+    CHECK(r.exit_code == 64);
+    CHECK(r.err ==
+          "dlock: " + config +
+              ":1: unknown key 'ttl' (a config file holds the global settings that dlock "
+              "config lists; options of run such as --ttl or -w go on its command line)\n");
+    CHECK_FALSE(file_exists(dir / "ran"));
+    CHECK(dbsize(*server) == 0);
+}

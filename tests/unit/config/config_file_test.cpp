@@ -32,6 +32,10 @@ std::string error_of(const std::string& text, bool private_file = true) {
 
 } // namespace
 
+const std::string kRunOptionHint =
+    " (a config file holds the global settings that dlock config lists; options of run such as "
+    "--ttl or -w go on its command line)";
+
 TEST_CASE("config files: key = value lines, comments and blank lines", "[config]") {
     auto file = parse_file("# dlock settings\n"
                            "\n"
@@ -61,7 +65,7 @@ TEST_CASE("config files: an empty file and a file without a final newline", "[co
 }
 
 TEST_CASE("config file errors name the file and the line", "[config]") {
-    CHECK(error_of("\n# c\nfoo = 1\n") == "f.conf:3: unknown key 'foo'");
+    CHECK(error_of("\n# c\nfoo = 1\n") == "f.conf:3: unknown key 'foo'" + kRunOptionHint);
     CHECK(error_of("redis\n") == "f.conf:1: expected key = value: the line has no '='");
     CHECK(error_of("password: S3cret\n").find("S3cret") == std::string::npos);
     CHECK(error_of("= x\n") == "f.conf:1: unknown key ''");
@@ -90,7 +94,8 @@ TEST_CASE("config files: a former key is refused, a misspelt one gets a suggesti
           "f.conf:1: unknown key 'log_level' (did you mean log-level?)");
     CHECK(error_of("redis-timout = 5s\n") ==
           "f.conf:1: unknown key 'redis-timout' (did you mean redis-timeout?)");
-    CHECK(error_of("redis-url = redis://h\n") == "f.conf:1: unknown key 'redis-url'");
+    CHECK(error_of("redis-url = redis://h\n") ==
+          "f.conf:1: unknown key 'redis-url'" + kRunOptionHint);
 }
 
 TEST_CASE("config files: a comment after a value is refused, except in a password", "[config]") {
