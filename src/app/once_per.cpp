@@ -47,18 +47,18 @@ std::string rule_part(const std::string& ms) {
     const long long n = std::strtoll(ms.c_str(), &end, 10);
     if (ms.empty() || *end != '\0')
         return ms.empty() ? "?" : ms;
-    return n < 0 ? "-" + format_duration(Millis(-n)) : format_duration(Millis(n));
+    return format_duration_exact(Millis(n));
 }
 
 // Hosts that disagree on the schedule make runs more frequent than either intends: say so.
 void warn_foreign_mark(const std::string& name, const lock::SlotRule& rule,
                        const lock::SlotAnswer& answer) {
-    log::warn("{}: its last slot was marked by {} under --once-per {} --offset {}; this run uses "
-              "--once-per {} --offset {}, so that mark does not count (give every host the same "
+    log::warn("{}: its last slot was marked by {} under --once-per {} --offset={}; this run uses "
+              "--once-per {} --offset={}, so that mark does not count (give every host the same "
               "schedule)",
               name, answer.host.empty() ? "?" : answer.host, rule_part(answer.foreign_period),
-              rule_part(answer.foreign_offset), format_duration(rule.period),
-              rule_part(std::to_string(rule.offset.count())));
+              rule_part(answer.foreign_offset), format_duration_exact(rule.period),
+              format_duration_exact(rule.offset));
 }
 
 } // namespace

@@ -159,4 +159,21 @@ int64_t wall_now_ms() {
     return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
+std::string format_duration_exact(Millis d) {
+    if (d < Millis(0))
+        return "-" + format_duration_exact(-d);
+    if (d == Millis(0))
+        return "0s";
+    constexpr std::pair<int64_t, const char*> kUnits[] = {
+        {86'400'000, "d"}, {3'600'000, "h"}, {60'000, "m"}, {1000, "s"}, {1, "ms"}};
+    std::string out;
+    int64_t left = d.count();
+    for (const auto& [size, unit] : kUnits) {
+        if (left >= size)
+            out += fmt::format("{}{}", left / size, unit);
+        left %= size;
+    }
+    return out;
+}
+
 } // namespace dlock

@@ -29,6 +29,10 @@ Result<std::optional<Millis>> parse_wait_duration(std::string_view text);
 // the precision shown).
 std::string format_duration(Millis d);
 
+// Exact form, for a value shown as an option to give again: the largest units that add up to it
+// ("366d", "1s999ms", "1h30m"; "-2h" for a negative one); parse_duration reads it back whole.
+std::string format_duration_exact(Millis d);
+
 // This host's wall clock in ms since the epoch, for showing ages against Redis timestamps.
 int64_t wall_now_ms();
 

@@ -83,3 +83,14 @@ TEST_CASE("a run option in the config file is sent to the command line", "[e2e][
     CHECK_FALSE(file_exists(dir / "ran"));
     CHECK(dbsize(*server) == 0);
 }
+
+TEST_CASE("a schedule shown back is one that can be given again", "[e2e][once-per][newcomer]") {
+    REQUIRE_REDIS(server);
+    REQUIRE(run(*server, {"run", "--once-per", "366d", "job", "--", "true"}).exit_code == 0);
+    auto r =
+        run(*server, {"-v", "run", "--once-per", "1h", "--offset=-1999ms", "job", "--", "true"});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find("under --once-per 366d --offset=0s; this run uses --once-per 1h "
+                     "--offset=-1s999ms, so that mark does not count") != std::string::npos);
+}

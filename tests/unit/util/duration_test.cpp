@@ -158,3 +158,15 @@ TEST_CASE("negative, NaN and infinite durations are refused with a clear message
     CHECK_FALSE(parse_wait_duration("-inf"));
     CHECK_FALSE(parse_wait_duration(std::string(400, '9')));
 }
+
+TEST_CASE("format_duration_exact: every value read back whole", "[duration]") {
+    CHECK(format_duration_exact(Millis(1999)) == "1s999ms");
+    CHECK(format_duration_exact(Millis(366LL * 86'400'000)) == "366d");
+    CHECK(format_duration_exact(Millis(5'400'000)) == "1h30m");
+    CHECK(format_duration_exact(Millis(0)) == "0s");
+    CHECK(format_duration_exact(Millis(-7'200'000)) == "-2h");
+    for (int64_t ms : {1LL, 999LL, 1000LL, 61'001LL, 90'061'001LL, 31'622'400'000LL}) {
+        INFO(ms);
+        CHECK(parse_duration(format_duration_exact(Millis(ms))).value() == Millis(ms));
+    }
+}
