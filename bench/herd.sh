@@ -4,7 +4,10 @@
 # per N: jobs that ran, wall time, Redis round trips per job (the calls dlock sends: EVALSHA,
 # BLPOP, ... from INFO commandstats after CONFIG RESETSTAT, divided by the jobs) and the
 # commands run inside the scripts per job (every other call), with the top ones.
+# MAXCLIENTS caps the server's connections (default 10000): with fewer slots than processes,
+# the exit statuses other than 0 are counted too (issue 34: none expected).
 #   bench/herd.sh       HERD="100 400 1000" JOB='sleep 0.01' DLOCK=path TRANSPORT=unix|tcp
+#   MAXCLIENTS=20 HERD=60 bench/herd.sh
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -20,14 +23,15 @@ unix) url=unix://$REDIS_SOCK ;;
 tcp) url=redis://127.0.0.1:$REDIS_PORT ;;
 *) die "TRANSPORT must be unix or tcp" ;;
 esac
-redis-cli -s "$REDIS_SOCK" config set maxclients 10000 >/dev/null
+MAXCLIENTS=${MAXCLIENTS:-10000}
+redis-cli -s "$REDIS_SOCK" config set maxclients "$MAXCLIENTS" >/dev/null
 
 # Calls dlock itself sends (one round trip each); the rest run inside scripts.
 top_level='^(evalsha|eval|blpop|blmove|lpop|script|auth|select|hello|ping|client|wait)$'
 
 # herd N: prints one result line.
 herd() {
-    local n=$1 i start end ok pids=()
+    local n=$1 i start end ok status failed="" pids=()
     # Load the scripts first, so NOSCRIPT retries do not count.
     "$DLOCK" --redis "$url" run herd -- true
     "$DLOCK" --redis "$url" run -w 1s herd -- true
@@ -40,8 +44,11 @@ herd() {
     BENCH_PIDS=("${pids[@]}")
     ok=0
     for i in "${pids[@]}"; do
-        if wait "$i"; then ok=$((ok + 1)); fi
+        status=0
+        wait "$i" || status=$?
+        if [ "$status" = 0 ]; then ok=$((ok + 1)); else failed="$failed $status"; fi
     done
+    [ -z "$failed" ] || echo "N=$n exits other than 0:$failed" >&2
     end=$(date +%s.%N)
     BENCH_PIDS=()
     redis_commandstats | awk -v n="$n" -v ok="$ok" -v wall="$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')" \
@@ -63,7 +70,7 @@ herd() {
 }
 
 echo "load: $(cat /proc/loadavg)"
-echo "herd of 'dlock run -w 120s herd -- $JOB' over $TRANSPORT; ulimit -n $(ulimit -n)"
+echo "herd of 'dlock run -w 120s herd -- $JOB' over $TRANSPORT; maxclients $MAXCLIENTS; ulimit -n $(ulimit -n)"
 for n in $HERD; do
     herd "$n" | tee -a "$RESULTS/herd.txt"
 done

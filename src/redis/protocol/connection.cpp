@@ -30,6 +30,20 @@ Error server_failure(Fault fault, std::string message, ServerError reply) {
     return error;
 }
 
+// Redis takes a connection over its client limit, answers its first command (or the first byte
+// it reads) with "ERR max number of clients reached" and closes it. Not a failure of that command
+// (none of ours ran) but of the connection: unavailable, and transient, since a slot frees as
+// soon as another client leaves.
+Error client_limit_error(ServerError reply, const ConnectOptions& options) {
+    Error error{Fault::unavailable,
+                fmt::format("{} refused the connection: max number of clients reached (its "
+                            "maxclients)",
+                            peer_name(options)),
+                true};
+    error.server = std::make_shared<const ServerError>(std::move(reply));
+    return error;
+}
+
 // The one line for an error reply about who we are (auth) or what we may do (ACL).
 Error access_error(ServerError reply, const ConnectOptions& options,
                    std::string_view command_name) {
@@ -60,9 +74,13 @@ enum class SetUp { auth, select, role };
 std::optional<Error> refusal(SetUp step, const Reply& reply, const ConnectOptions& options) {
     const Endpoint& ep = options.endpoint;
     if (step == SetUp::role) {
-        if (reply.is_error())
-            if (ServerError error = classify(reply.str()); access_denied(error.code))
+        if (reply.is_error()) {
+            ServerError error = classify(reply.str());
+            if (error.code == ServerErrorCode::maxclients)
+                return client_limit_error(std::move(error), options);
+            if (access_denied(error.code))
                 return access_error(std::move(error), options, "ROLE");
+        }
         if (reply.is_array() && reply.size() > 0 && reply[0].str() == "master")
             return std::nullopt;
         // Transient: a failover is under way, or the sentinels' answer was out of date.
@@ -75,6 +93,8 @@ std::optional<Error> refusal(SetUp step, const Reply& reply, const ConnectOption
     if (!reply.is_error())
         return std::nullopt;
     ServerError error = classify(reply.str());
+    if (error.code == ServerErrorCode::maxclients)
+        return client_limit_error(std::move(error), options);
     if (step == SetUp::auth)
         return access_error(std::move(error), options, "AUTH");
     if (error.code == ServerErrorCode::cluster_mode)
@@ -140,8 +160,8 @@ std::string Connection::reason(const Error& cause) const {
 }
 
 Error Connection::io_error(std::string_view what, Error cause) const {
-    if (!cause.transient)
-        return cause; // complete already: a TLS server refused us (transport.hpp)
+    if (!cause.transient || cause.server)
+        return cause; // complete already: a TLS server refused us (transport.hpp), or Redis did
     cause.message = fmt::format("{} failed on {}: {}", what, peer_name(options_), reason(cause));
     return cause;
 }
@@ -154,9 +174,33 @@ Result<void> Connection::send(std::string_view bytes, Deadline until) {
     if (broken_)
         return io_fail(IoFailure::closed, "connection lost");
     auto written = transport_->write_all(bytes, until);
-    if (!written)
+    if (!written) {
         broken_ = true;
+        if (auto refused = refusal_unread())
+            return tl::unexpected(std::move(*refused));
+    }
     return written;
+}
+
+// A server that refused the connection for its client limit wrote why and closed it: the
+// command written after that close fails (broken pipe, reset) while the reason may still wait
+// unread in the socket. It, not the broken pipe, is the failure.
+std::optional<Error> Connection::refusal_unread() {
+    if (received_)
+        return std::nullopt;
+    char buffer[512];
+    auto n = transport_->read_some(buffer, Clock::now()); // what has come, no waiting
+    if (!n)
+        return std::nullopt;
+    received_ = true;
+    reader_.feed(std::string_view(buffer, *n));
+    auto reply = reader_.next();
+    if (!reply || !reply->is_error())
+        return std::nullopt;
+    ServerError error = classify(reply->str());
+    if (error.code != ServerErrorCode::maxclients)
+        return std::nullopt;
+    return client_limit_error(std::move(error), options_);
 }
 
 // A reply hiredis cannot parse is transient (a reconnection starts afresh); one over the limit
@@ -256,8 +300,8 @@ Result<void> Connection::set_up() {
 }
 
 Error Connection::set_up_failure(Error cause) const {
-    if (!cause.transient)
-        return cause; // a TLS server refused us after the handshake
+    if (!cause.transient || cause.server)
+        return cause; // a TLS server refused us after the handshake, or Redis did
     cause.message = fmt::format("cannot reach {}: {}", peer_name(options_), reason(cause));
     return cause;
 }
@@ -266,6 +310,10 @@ Result<Reply> Connection::checked(Result<Reply> reply, std::string_view command_
     if (!reply || !reply->is_error())
         return reply;
     ServerError error = classify(reply->str());
+    if (error.code == ServerErrorCode::maxclients) {
+        broken_ = true; // the server closed it
+        return tl::unexpected(client_limit_error(std::move(error), options_));
+    }
     if (access_denied(error.code)) {
         // After "unauthenticated multibulk" the server has closed the connection.
         if (error.code == ServerErrorCode::noauth)
@@ -308,6 +356,8 @@ Connection::pipeline(const std::vector<std::vector<std::string>>& commands, Mill
         if (!reply)
             return tl::unexpected(io_error(name, std::move(reply.error())));
         replies.push_back(checked(std::move(reply), name));
+        if (!replies.back() && client_limit(replies.back().error()))
+            return tl::unexpected(replies.back().error()); // it closed: no other reply comes
     }
     return replies;
 }

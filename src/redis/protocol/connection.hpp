@@ -8,6 +8,7 @@
 
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,6 +65,7 @@ class Connection {
     Result<void> send(std::string_view bytes, Deadline until);
     Result<Reply> receive(Deadline until);
     Error reader_failure();
+    std::optional<Error> refusal_unread();
     Result<Reply> timed_command(std::span<const std::string_view> args, Deadline until);
     // AUTH, SELECT and ROLE, as the options ask.
     Result<void> set_up();

@@ -38,6 +38,9 @@ ServerErrorCode from_text(std::string_view text) {
     // any password configured".
     if (text.starts_with("ERR invalid password") || text.starts_with("ERR AUTH"))
         return ServerErrorCode::auth;
+    // Redis and Valkey: "ERR max number of clients reached", sent to a connection it then closes.
+    if (contains(text, "max number of clients reached"))
+        return ServerErrorCode::maxclients;
     if (contains(text, "cluster support disabled"))
         return ServerErrorCode::cluster_disabled;
     if (contains(text, "not allowed in cluster mode"))
@@ -90,6 +93,10 @@ bool not_master(const Error& error) {
 
 bool is_code(const Error& error, ServerErrorCode code) {
     return error.server && error.server->code == code;
+}
+
+bool client_limit(const Error& error) {
+    return is_code(error, ServerErrorCode::maxclients);
 }
 
 bool is_redirect(ServerErrorCode code) {

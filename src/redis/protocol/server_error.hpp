@@ -33,6 +33,8 @@ enum class ServerErrorCode : uint8_t {
     cluster_disabled, // a CLUSTER command on a server with cluster support disabled
     cluster_mode,     // a command a Cluster node refuses (SELECT of a database other than 0)
     replica_refused,  // a command a replica refuses (WAIT)
+    maxclients,       // the server took the connection over its client limit, answered the first
+                      // command with this and closed it (ERR max number of clients reached)
     other,
 };
 
@@ -61,6 +63,9 @@ bool not_master(ServerErrorCode code);
 bool server_busy(ServerErrorCode code);
 // NOAUTH, a refused password, NOPERM: about who we are or what we may do.
 bool access_denied(ServerErrorCode code);
+
+// The server refused the connection for its client limit (maxclients): no command of ours ran.
+bool client_limit(const Error& error);
 
 // The same questions about an Error: false (none) when it is no error reply.
 std::optional<Redirect> redirect_of(const Error& error);

@@ -80,6 +80,8 @@ Error classify_server_error(Error error) {
 }
 
 Error script_error(Error error, const EmbeddedScript& script) {
+    if (client_limit(error))
+        return error; // the connection was refused: the script never ran
     if (error.fault == Fault::internal || error.transient)
         error.message = fmt::format("script {}.lua failed: {}", script.name, error.message);
     return error;

@@ -1,5 +1,7 @@
 #include "redis/stores/single_store.hpp"
 
+#include "lock/lent_connection.hpp"
+#include "redis/protocol/server_error.hpp"
 #include "redis/stores/backends.hpp"
 #include "redis/stores/force_release.hpp"
 #include "redis/stores/history.hpp"
@@ -16,7 +18,10 @@ lock::Capabilities SingleStore::capabilities() const {
 }
 
 lock::Leases SingleStore::leases(int64_t permits, const lock::HolderInfo&, Millis) {
-    return {backend_for(deployment_, permits), backend_factory_for(deployment_, permits)};
+    // A server at its maxclients would starve the watchdog of a connection of its own.
+    return lock::lend_connection(
+        {backend_for(deployment_, permits), backend_factory_for(deployment_, permits)},
+        [](const Error& error) { return client_limit(error); });
 }
 
 Result<ScriptSession*> SingleStore::session() {

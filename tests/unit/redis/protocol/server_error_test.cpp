@@ -30,6 +30,7 @@ TEST_CASE("every code word is classified", "[redis]") {
         {"NOPERM User bob has no permissions to run the 'role' command", ServerErrorCode::noperm},
         {"WRONGTYPE Operation against a key holding the wrong kind of value",
          ServerErrorCode::wrongtype},
+        {"ERR max number of clients reached", ServerErrorCode::maxclients},
         {"ERR unknown command 'SENTINEL'", ServerErrorCode::other},
     };
     for (const auto& [text, code] : replies) {
