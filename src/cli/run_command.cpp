@@ -1,6 +1,7 @@
 #include "cli/run_command.hpp"
 
 #include "cli/command_support.hpp"
+#include "cli/compat_option.hpp"
 #include "cli/exit_help.hpp"
 #include "cli/help_formatter.hpp"
 #include "lock/lease_clock.hpp"
@@ -51,6 +52,8 @@ RunCommand::RunCommand(CLI::App& parent, Kind kind, const std::vector<std::strin
     add_lease_options();
     add_command_options();
     add_once_per_options();
+    if (!semaphore_ && wanted("--compat"))
+        compat_.option = add_compat_option(*app_, compat_.value);
 }
 
 // `dlock acquire`: run's options without a command (-c); the acquire's own are added by
@@ -241,6 +244,7 @@ RunArgs RunCommand::args(const std::vector<std::string>& command) const {
     a.offset = offset_.given();
     a.tolerance = tolerance_.given();
     a.once_per_strict = once_per_strict_;
+    a.compat = compat_.given();
     return a;
 }
 
@@ -248,6 +252,7 @@ Result<RunCommand::Plan> RunCommand::plan(const GlobalOptions& globals,
                                           const std::vector<std::string>& command) const {
     TRY_ASSIGN(auto target, globals.resolve());
     TRY_ASSIGN(auto run_options, parse_run_options(args(command)));
+    TRY(check_compat_target(run_options, target));
     return Plan{std::move(target), std::move(run_options)};
 }
 

@@ -70,6 +70,7 @@ class RunCommand {
     // --once-per (run only)
     Valued once_per_, offset_, tolerance_;
     bool once_per_strict_ = false;
+    Valued compat_; // --compat (cli/compat_option.hpp)
 };
 
 } // namespace dlock::cli

@@ -1,5 +1,6 @@
 #include "cli/run_options.hpp"
 
+#include "cli/compat_option.hpp"
 #include "cli/numbers.hpp"
 #include "cli/once_per_options.hpp"
 #include "lock/describe.hpp"
@@ -111,7 +112,8 @@ Result<void> parse_min_hold(const RunArgs& args, app::RunOptions& o) {
 
 Result<app::RunOptions> parse_run_options(const RunArgs& args) {
     app::RunOptions o;
-    TRY_ASSIGN(o.names, distinct_names(args.names));
+    auto compat_named = compat_names(args.compat, args.names);
+    TRY_ASSIGN(o.names, compat_named ? std::move(*compat_named) : distinct_names(args.names));
     TRY(parse_command(args, o));
     TRY(parse_wait(args, o));
     if (args.conflict_exit_code) {
@@ -135,6 +137,7 @@ Result<app::RunOptions> parse_run_options(const RunArgs& args) {
                 *args.max_run));
     }
     TRY(parse_once_per(args, o));
+    TRY(apply_compat(args.compat, args.semaphore, o));
     return o;
 }
 

@@ -32,6 +32,7 @@ struct RunArgs {
     std::optional<std::string> offset;
     std::optional<std::string> tolerance;
     bool once_per_strict = false;
+    std::optional<std::string> compat; // --compat FORMAT (cli/compat_option.hpp)
 };
 
 // The limits a run's values are checked against.

@@ -8,6 +8,7 @@
 
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -49,6 +50,11 @@ class Connection {
     // For a blocking command (BLPOP ... timeout): the deadline is `block` longer, plus the
     // lateness of Redis' timer that ends blocks.
     Result<Reply> blocking_command(std::initializer_list<std::string_view> args, Millis block);
+
+    // For a subscribed connection (SUBSCRIBE sent with command()): the next message the server
+    // pushes within `block`, nullopt when none came. Unlike a command's, this timeout leaves the
+    // connection usable (a reply read in part is kept for the next call).
+    Result<std::optional<Reply>> next_push(Millis block);
 
     bool broken() const { return broken_; }
     const ConnectOptions& options() const { return options_; }
