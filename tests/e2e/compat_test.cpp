@@ -286,7 +286,7 @@ TEST_CASE("a --compat run refused while another library holds the key exits 75",
     CHECK(hget(*server, key("inventory-sync", "runs"), "skipped_busy") == "1");
 }
 
-TEST_CASE("--compat refuses what the formats cannot express with 64, before anything is sent",
+TEST_CASE("run --compat refuses what the formats cannot express with 64, before anything is sent",
           "[e2e][compat]") {
     REQUIRE_REDIS(server);
     const std::vector<std::vector<std::string>> refused = {
