@@ -45,6 +45,11 @@ Result<void> apply_compat(const std::optional<std::string>& compat, bool semapho
                                        format, options.names.size()));
     if (options.shared)
         return usage_error(fmt::format("--compat {}: the format has no shared (-s) holds", format));
+    // lua/slot.lua checks the holder in dlock's own lock hash, which a --compat lease is not.
+    if (options.once_per)
+        return usage_error(fmt::format("--compat {}: not with --once-per (its slot is checked "
+                                       "against dlock's own lock, not the other format's)",
+                                       format));
     return {};
 }
 

@@ -28,7 +28,7 @@ std::optional<Result<std::vector<std::string>>>
 compat_names(const std::optional<std::string>& compat, const std::vector<std::string>& names);
 
 // Sets options.compat from `compat` and refuses what the formats cannot express: several names,
-// `sem run`, -s. Usage errors (64), before anything is sent.
+// `sem run`, -s, --once-per. Usage errors (64), before anything is sent.
 Result<void> apply_compat(const std::optional<std::string>& compat, bool semaphore,
                           app::RunOptions& options);
 

@@ -294,6 +294,7 @@ TEST_CASE("run --compat refuses what the formats cannot express with 64, before 
         {"run", "--compat", "setnx", "a", "b", "--", "true"},
         {"run", "--compat", "memcached", "a", "--", "true"},
         {"run", "--compat", "setnx", "bad\x01name", "--", "true"},
+        {"run", "--compat", "setnx", "--once-per", "1h", "a", "--", "true"},
         {"sem", "run", "-p", "2", "--compat", "setnx", "a", "--", "true"},
     };
     for (const auto& args : refused) {
