@@ -31,6 +31,7 @@ stats() {
 }
 
 # A dlock waiter's logging command: "started dlock<pid> <ms>".
+# shellcheck disable=SC2016 # expanded by the command's shell
 started='echo "started dlock$$ $(date +%s%3N)" >>"$L"'
 
 node_to_dlock() {
@@ -52,6 +53,7 @@ dlock_to_node() {
     local log=$BENCH_TMP/d2n.log i
     for ((i = 0; i < ROUNDS; i++)); do
         rm -f "$BENCH_TMP/go" "$BENCH_TMP/held"
+        # shellcheck disable=SC2016 # expanded by the command's shell
         L=$log D=$BENCH_TMP "$DLOCK" --redis "$url" run --compat redisson bench-r -c \
             'touch "$D/held"; while [ ! -e "$D/go" ]; do sleep 0.005; done
              echo "releasing dlock$$ $(date +%s%3N)" >>"$L"' &
