@@ -8,7 +8,7 @@ _dlock_global_options='--help --version --redis --password-file --sentinel-user
     --verbose --quiet --syslog --no-syslog --log-format'
 _dlock_run_options='--help --no-wait --wait --timeout --shared --exclusive --conflict-exit-code
     --ttl --kill-after --lost-signal --command --min-hold --max-run --once-per --offset
-    --tolerance --once-per-strict'
+    --tolerance --once-per-strict --compat'
 
 # Whether option $1 of subcommand path $2 takes the next word as its value.
 _dlock_takes_value() {
@@ -18,7 +18,7 @@ _dlock_takes_value() {
         --tls-key | --tls-server-name | --min-replicas | --replica-timeout | \
         -w | --wait | --timeout | -E | --conflict-exit-code | --timeout-exit-code | --ttl | -k | \
         --kill-after | --lost-signal | -c | --command | --min-hold | --max-run | -p | --permits | \
-        --once-per | --offset | --tolerance | \
+        --once-per | --offset | --tolerance | --compat | \
         --count | --cycles | --waiters | --handovers | --name | --permit | --pid | --format | \
         --hold | --status | --max-age | --warn-age | --output)
         return 0
@@ -127,6 +127,10 @@ _dlock_complete() {
         ;;
     --lost-signal)
         mapfile -t COMPREPLY < <(compgen -W 'TERM INT HUP QUIT USR1 USR2 KILL' -- "$cur")
+        return 0
+        ;;
+    --compat)
+        mapfile -t COMPREPLY < <(compgen -W 'redisson setnx' -- "$cur")
         return 0
         ;;
     --format)

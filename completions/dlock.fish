@@ -22,7 +22,7 @@ function __dlock_parse
                 end
                 set i (math $i + 1)
             case -w --wait --timeout -E --conflict-exit-code --timeout-exit-code --ttl -k \
-                --kill-after --lost-signal -c --command --min-hold --max-run -p --permits --count --cycles \
+                --kill-after --lost-signal -c --command --min-hold --max-run -p --permits --compat --count --cycles \
                 --once-per --offset --tolerance \
                 --waiters --handovers --name --permit --pid --format --hold --status --max-age --warn-age --output
                 set i (math $i + 1)
@@ -134,6 +134,7 @@ complete -c dlock -n '__dlock_at run' -l once-per -x -d 'Run once successfully p
 complete -c dlock -n '__dlock_at run' -l offset -x -d 'Shift the slot boundaries'
 complete -c dlock -n '__dlock_at run' -l tolerance -x -d 'Count an early run toward the next slot'
 complete -c dlock -n '__dlock_at run' -l once-per-strict -d 'Close the slot when a run starts'
+complete -c dlock -n '__dlock_at run' -l compat -x -a 'redisson setnx' -d "Share the lock with another library's format"
 complete -c dlock -n '__dlock_at "sem run"' -s p -l permits -x -d 'Number of permits'
 
 # sem and latch.

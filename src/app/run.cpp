@@ -151,7 +151,9 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
     // A permit is never re-entered: a nested `sem run` takes another one.
     const auto owners = RunOwners::resolve(options.names, options.permits == 0);
     const lock::HolderInfo self = self_info(options.command_line);
-    auto [lease_backend, factory] = store.leases(options.permits, self, options.ttl);
+    auto [lease_backend, factory] = options.compat
+                                        ? store.compat_leases(*options.compat)
+                                        : store.leases(options.permits, self, options.ttl);
     lock::Backend& backend = *lease_backend;
     lock::LeaseSet leases(std::move(factory), options.ttl, options.kill_after,
                           lock::kWaiterHeartbeat);

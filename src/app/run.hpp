@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/target.hpp"
+#include "lock/compat.hpp"
 #include "lock/lease_clock.hpp"
 #include "lock/slots.hpp"
 #include "lock/store.hpp"
@@ -34,6 +35,9 @@ struct RunOptions {
     // exclusive); a skip exits with `slot_done_exit_code` (0, or -E when given).
     std::optional<lock::SlotRule> once_per;
     int slot_done_exit_code = exit_code::ok;
+    // --compat FORMAT: the lease is taken in another library's format, NAME being that side's
+    // Redis key (one name, exclusive; see lock/compat.hpp).
+    std::optional<lock::CompatFormat> compat;
 };
 
 // `dlock run`: take the lease on every name (or none), run the command while watchdogs renew

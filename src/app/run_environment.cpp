@@ -40,6 +40,8 @@ std::vector<lock::LeaseRequest> lease_requests(const Target& target, const RunOp
     for (size_t i = 0; i < options.names.size(); ++i) {
         lock::LeaseId id{options.names[i], lock::Keys::of(target.prefix, options.names[i]),
                          owners.of_name[i], random_hex(8)};
+        if (options.compat) // the other side's key, as given; the records stay under the prefix
+            id.keys.lock = options.names[i];
         lock::AcquireRequest request{
             id.owner, id.hold_id, options.ttl, "", lock::kWaiterHeartbeat, self, options.shared};
         requests.push_back({std::move(id), std::move(request)});

@@ -13,6 +13,11 @@ namespace dlock::app {
 std::string why_refused(const lock::AcquireOutcome& last) {
     if (last.permit_limit > 0)
         return lock::describe_permits(last, wall_now_ms());
+    if (last.holder && !last.compat_holder.empty())
+        return fmt::format("held by a {} client (owner {}, lease left {})", last.compat_holder,
+                           last.holder->command.empty() ? "?" : last.holder->command,
+                           last.lease_left.count() < 0 ? std::string("unlimited")
+                                                       : format_duration(last.lease_left));
     if (last.holder && last.held_until_ms > 0)
         return fmt::format("held by {}, finished but held until {} by --min-hold",
                            lock::describe_blocker(*last.holder, wall_now_ms()),

@@ -38,6 +38,8 @@ Result<void> check_offered(const lock::Store& store, const RunOptions& options) 
         TRY(lock::require(offered.min_hold, offered, "--min-hold"));
     if (options.once_per)
         TRY(lock::require(offered.once_per, offered, "--once-per"));
+    if (options.compat)
+        TRY(lock::require(offered.compat, offered, "--compat"));
     return {};
 }
 

@@ -1,6 +1,7 @@
 #include "cli/run_command.hpp"
 
 #include "cli/command_support.hpp"
+#include "cli/compat_option.hpp"
 #include "cli/exit_help.hpp"
 #include "cli/help_formatter.hpp"
 
@@ -134,6 +135,7 @@ Result<RunCommand::Plan> RunCommand::plan(const GlobalOptions& globals,
                                           const std::vector<std::string>& command) const {
     TRY_ASSIGN(auto target, globals.resolve());
     TRY_ASSIGN(auto run_options, parse_run_options(args(command)));
+    TRY(check_compat_target(run_options, target));
     return Plan{std::move(target), std::move(run_options)};
 }
 

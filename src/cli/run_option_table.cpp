@@ -1,5 +1,6 @@
 #include "cli/run_option_table.hpp"
 
+#include "cli/compat_option.hpp"
 #include "cli/numbers.hpp"
 #include "lock/lease_clock.hpp"
 #include "util/duration.hpp"
@@ -194,6 +195,15 @@ constexpr std::array kRows{
     RunOptionRow{.flag = "--once-per-strict",
                  .help = "close the slot when a run starts, even if it then fails",
                  .takes = kRun},
+    // NAME is then the other side's key: parse_run_options checks the names by the format's
+    // rules, and what the format cannot express once every option is read (check_compat).
+    RunOptionRow{.flag = "--compat",
+                 .metavar = "FORMAT",
+                 .help = "share the lock with another library: redisson (Redisson's RLock, "
+                         "node-redisson) or setnx (redis-py Lock, node-redlock, redsync); NAME is "
+                         "then that side's Redis key",
+                 .takes = kRun,
+                 .apply = set_compat},
 };
 
 } // namespace

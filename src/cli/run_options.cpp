@@ -1,5 +1,6 @@
 #include "cli/run_options.hpp"
 
+#include "cli/compat_option.hpp"
 #include "cli/once_per_options.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
@@ -89,7 +90,8 @@ std::optional<std::string_view> RunArgs::value(std::string_view long_name) const
 
 Result<app::RunOptions> parse_run_options(const RunArgs& args) {
     app::RunOptions o;
-    TRY_ASSIGN(o.names, distinct_names(args.names));
+    TRY_ASSIGN(o.names,
+               args.has("--compat") ? compat_names(args.names) : distinct_names(args.names));
     TRY(parse_command(args, o));
     TRY(check_given(args));
     // In table order: a row's check may read what the rows above it set (--kill-after the TTL).
@@ -97,6 +99,7 @@ Result<app::RunOptions> parse_run_options(const RunArgs& args) {
         if (const auto value = args.value(row.long_name()); value && row.apply != nullptr)
             TRY(row.apply(*value, o));
     TRY(parse_once_per(args, o));
+    TRY(check_compat(args.kind, o));
     return o;
 }
 

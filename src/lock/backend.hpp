@@ -72,6 +72,9 @@ struct AcquireOutcome {
     // replicas acknowledged it than --min-replicas): the transient error that says so. The
     // caller gives the hold back (lock::give_back) and may try again.
     std::optional<Error> unreplicated;
+    // When refused under --compat: the other library's format ("redisson"...); `holder` then
+    // has only its owner value, as `command` (those formats record no host or pid).
+    std::string compat_holder;
 };
 
 // How a waiter's wait ended: woken, or not (its timeout passed); and when a release handed it

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "lock/backend.hpp"
+#include "lock/compat.hpp"
 #include "lock/history.hpp"
 #include "lock/keys.hpp"
 #include "lock/latches.hpp"
@@ -30,6 +31,7 @@ struct Capabilities {
     // Why the store refuses what it lacks, after the feature's name: the store knows what it
     // is, the use case only what it asked for.
     std::string lacking;
+    bool compat = false; // `run --compat FORMAT`: leases in another library's format
 };
 
 // A usage error "<what> <lacking>" when `offered` is false.
@@ -131,6 +133,10 @@ class Store {
     // What `dlock run` holds: the lock, or with permits > 0 one of that many permits of the
     // semaphore. `self` is the holder written where a renewal repairs a quorum member.
     virtual Leases leases(int64_t permits, const HolderInfo& self, Millis ttl) = 0;
+    // The lease backend of a `--compat FORMAT` run and its watchdog's factory: the lease lives in
+    // the other library's format at keys.lock (the other side's key). With capabilities().compat
+    // only; by default none (an empty Leases).
+    virtual Leases compat_leases(CompatFormat) { return {}; }
 
     // The names under `prefix` in `scope` (in use: held, waited for, a semaphore or a latch;
     // known: also those with run counters), sorted; with a quorum, those found on any member.

@@ -119,7 +119,7 @@ TEST_CASE("every help page lists its exit statuses in numeric order, the command
     }
 }
 
-TEST_CASE("run --help has examples; the top page's example names -l for what it is",
+TEST_CASE("run --help has examples, and the top page's example names -l for what it is",
           "[e2e][help][newcomer]") {
     const auto pages = help_pages();
     const auto& run_page = pages.at("run");

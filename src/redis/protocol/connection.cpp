@@ -245,6 +245,30 @@ Result<Reply> Connection::receive(Deadline until) {
     }
 }
 
+Result<std::optional<Reply>> Connection::next_push(Millis block) {
+    const Deadline until = Clock::now() + block;
+    for (;;) {
+        if (auto reply = reader_.next())
+            return std::optional<Reply>(std::move(*reply));
+        if (reader_.failure() != ReplyReader::Failure::none)
+            return tl::unexpected(reader_failure());
+        if (broken_)
+            return io_fail(IoFailure::closed, "connection lost");
+        if (Clock::now() >= until)
+            return std::optional<Reply>{};
+        char buffer[16 * 1024];
+        auto n = transport_->read_some(buffer, until);
+        if (!n && n.error().io == IoFailure::timeout)
+            return std::optional<Reply>{};
+        if (!n) {
+            broken_ = true;
+            return tl::unexpected(n.error());
+        }
+        received_ = true;
+        reader_.feed(std::string_view(buffer, *n));
+    }
+}
+
 Result<Connection> Connection::open(const ConnectOptions& options) {
     auto transport = open_transport(options);
     if (!transport && !transport.error().transient)

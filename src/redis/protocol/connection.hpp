@@ -51,6 +51,11 @@ class Connection {
     // lateness of Redis' timer that ends blocks.
     Result<Reply> blocking_command(std::initializer_list<std::string_view> args, Millis block);
 
+    // For a subscribed connection (SUBSCRIBE sent with command()): the next message the server
+    // pushes within `block`, nullopt when none came. Unlike a command's, this timeout leaves the
+    // connection usable (a reply read in part is kept for the next call).
+    Result<std::optional<Reply>> next_push(Millis block);
+
     bool broken() const { return broken_; }
     const ConnectOptions& options() const { return options_; }
 

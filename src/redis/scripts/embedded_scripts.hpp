@@ -40,6 +40,14 @@ extern const EmbeddedScript& latch_leave;      // a waiter gives up
 extern const EmbeddedScript& latch_status;     // read a latch
 // Schedule slots of `run --once-per` (redis/stores/slot_store.cpp).
 extern const EmbeddedScript& slot; // claim the slot of now, or mark one done
+// Other libraries' lock formats under `--compat` (redis/stores/compat_*_backend.cpp).
+extern const EmbeddedScript& compat_setnx_acquire;    // SET NX PX, or our own value again
+extern const EmbeddedScript& compat_setnx_renew;      // GET == ours -> PEXPIRE
+extern const EmbeddedScript& compat_setnx_release;    // compare-and-delete
+extern const EmbeddedScript& compat_redisson_acquire; // Redisson's RLock: HINCRBY our field
+extern const EmbeddedScript& compat_redisson_renew;   // our field present -> PEXPIRE
+extern const EmbeddedScript& compat_redisson_release; // HINCRBY -1; DEL + PUBLISH 0 at zero
+extern const EmbeddedScript& compat_record;           // the dlock side's history and counters
 // Reading and history (redis/stores/status_reader.cpp, redis/stores/history.cpp).
 extern const EmbeddedScript& status;      // everything about one name (`dlock status`)
 extern const EmbeddedScript& sem_status;  // a semaphore permit by permit (`dlock sem status`)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "lock/backend.hpp"
+#include "lock/compat.hpp"
 #include "redis/topology/deployment.hpp"
 
 #include <cstdint>
@@ -24,5 +25,12 @@ lock::BackendFactory connecting_factory(Args... args) {
 // the semaphore NAME (`dlock sem run -p`). The backend connects on first use.
 std::unique_ptr<lock::Backend> backend_for(const Deployment& deployment, int64_t permits);
 lock::BackendFactory backend_factory_for(const Deployment& deployment, int64_t permits);
+
+// What `dlock run --compat FORMAT NAME` holds: a lease in that library's format. The backend
+// connects on first use.
+std::unique_ptr<lock::Backend> compat_backend_for(const Deployment& deployment,
+                                                  lock::CompatFormat format);
+lock::BackendFactory compat_backend_factory(const Deployment& deployment,
+                                            lock::CompatFormat format);
 
 } // namespace dlock::redis

@@ -14,7 +14,9 @@ namespace dlock::redis {
 SingleStore::SingleStore(Deployment deployment) : deployment_(std::move(deployment)) {}
 
 lock::Capabilities SingleStore::capabilities() const {
-    return {true, true, true, true, true, true, ""};
+    lock::Capabilities offered{true, true, true, true, true, true, ""};
+    offered.compat = true;
+    return offered;
 }
 
 lock::Leases SingleStore::leases(int64_t permits, const lock::HolderInfo&, Millis) {
@@ -22,6 +24,10 @@ lock::Leases SingleStore::leases(int64_t permits, const lock::HolderInfo&, Milli
     return lock::lend_connection(
         {backend_for(deployment_, permits), backend_factory_for(deployment_, permits)},
         [](const Error& error) { return client_limit(error); });
+}
+
+lock::Leases SingleStore::compat_leases(lock::CompatFormat format) {
+    return {compat_backend_for(deployment_, format), compat_backend_factory(deployment_, format)};
 }
 
 Result<ScriptSession*> SingleStore::session() {

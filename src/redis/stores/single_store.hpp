@@ -18,6 +18,7 @@ class SingleStore final : public lock::Store {
     lock::Capabilities capabilities() const override;
     int servers() const override { return 1; }
     lock::Leases leases(int64_t permits, const lock::HolderInfo& self, Millis ttl) override;
+    lock::Leases compat_leases(lock::CompatFormat format) override;
 
     Result<std::vector<std::string>> names(const std::string& prefix,
                                            lock::NameScope scope) override;

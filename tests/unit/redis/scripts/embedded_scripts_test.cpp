@@ -62,6 +62,13 @@ TEST_CASE("each script's handle is the embedded script of that name", "[scripts]
         {"sem_status", &redis::scripts::sem_status},
         {"history_add", &redis::scripts::history_add},
         {"slot", &redis::scripts::slot},
+        {"compat_setnx_acquire", &redis::scripts::compat_setnx_acquire},
+        {"compat_setnx_renew", &redis::scripts::compat_setnx_renew},
+        {"compat_setnx_release", &redis::scripts::compat_setnx_release},
+        {"compat_redisson_acquire", &redis::scripts::compat_redisson_acquire},
+        {"compat_redisson_renew", &redis::scripts::compat_redisson_renew},
+        {"compat_redisson_release", &redis::scripts::compat_redisson_release},
+        {"compat_record", &redis::scripts::compat_record},
     };
     for (const auto& [name, handle] : handles) {
         INFO(name);
