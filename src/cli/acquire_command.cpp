@@ -62,6 +62,7 @@ Result<AcquireCommand::Plan> AcquireCommand::plan(const GlobalOptions& globals,
     else if (format_ != "sh")
         return usage_error(fmt::format("--format {}: must be sh or json", format_));
     TRY_ASSIGN(p.target, globals.resolve());
+    TRY(check_reply_timeout(p.options.run.ttl, p.target, globals.settings().get("redis-timeout")));
     return p;
 }
 

@@ -136,6 +136,7 @@ Result<RunCommand::Plan> RunCommand::plan(const GlobalOptions& globals,
     TRY_ASSIGN(auto target, globals.resolve());
     TRY_ASSIGN(auto run_options, parse_run_options(args(command)));
     TRY(check_compat_target(run_options, target));
+    TRY(check_reply_timeout(run_options.ttl, target, globals.settings().get("redis-timeout")));
     return Plan{std::move(target), std::move(run_options)};
 }
 

@@ -4,8 +4,10 @@
 #include "cli/once_per_options.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
+#include "util/log.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 namespace dlock::cli {
 namespace {
@@ -101,6 +103,25 @@ Result<app::RunOptions> parse_run_options(const RunArgs& args) {
     TRY(parse_once_per(args, o));
     TRY(check_compat(args.kind, o));
     return o;
+}
+
+Result<void> check_reply_timeout(Millis ttl, const app::Target& target,
+                                 const config::Setting& timeout) {
+    const Millis reply = target.redis.command_timeout;
+    if (!target.quorum.empty() || ttl >= 2 * reply)
+        return {};
+    if (ttl < reply && timeout.origin != "default")
+        return usage_error(fmt::format("--ttl {} is shorter than --redis-timeout {} ({}): one "
+                                       "slow reply to a renewal would lose the lease; give "
+                                       "--ttl {} or more, or a shorter --redis-timeout",
+                                       format_duration(ttl), format_duration(reply), timeout.origin,
+                                       format_duration(2 * reply)));
+    const auto level = isatty(STDERR_FILENO) ? log::Level::warn : log::Level::info;
+    log::at(level,
+            "--ttl {} is less than twice --redis-timeout {}: one slow reply to a renewal could "
+            "lose the lease (give --redis-timeout {} or less)",
+            format_duration(ttl), format_duration(reply), format_duration(ttl / 2));
+    return {};
 }
 
 } // namespace dlock::cli

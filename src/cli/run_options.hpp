@@ -1,7 +1,9 @@
 #pragma once
 
 #include "app/run.hpp"
+#include "app/target.hpp"
 #include "cli/run_option_table.hpp"
+#include "config/settings.hpp"
 #include "util/error.hpp"
 
 #include <optional>
@@ -32,5 +34,12 @@ struct RunArgs {
 // Checks and converts everything CLI11 does not: names, durations, the command, combinations of
 // options. Every failure is a usage error (exit 64) whose message names the option.
 Result<app::RunOptions> parse_run_options(const RunArgs& args);
+
+// A lease should outlast two reply timeouts (--ttl at least twice --redis-timeout), or one slow
+// reply to a renewal could lose it: said at a terminal or with -v. A lease shorter than one reply
+// timeout that was chosen (an origin other than the default) is refused (64). Not under Redlock,
+// whose members' timeouts follow the TTL.
+Result<void> check_reply_timeout(Millis ttl, const app::Target& target,
+                                 const config::Setting& timeout);
 
 } // namespace dlock::cli

@@ -410,7 +410,7 @@ TEST_CASE("a renewal hung on a stalled Redis does not delay the stop signal to t
     REQUIRE_REDIS(server);
     TempDir dir;
     auto shell = script(*server, dir,
-                        R"(out=$("$DLOCK" --redis-timeout 30s acquire --ttl 6s -k 2s job) || exit 9
+                        R"(out=$("$DLOCK" --redis-timeout 5s acquire --ttl 6s -k 2s job) || exit 9
 eval "$out"
 trap 'echo term > "$D/term"; exit 3' TERM
 echo ready > "$D/ready"

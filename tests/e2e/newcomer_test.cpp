@@ -2,6 +2,7 @@
 // that says what was understood and what to type instead, exit 64, and nothing in Redis.
 
 #include "e2e/e2e_helpers.hpp"
+#include "e2e/ops_helpers.hpp"
 
 using namespace dlock::test;
 using namespace dlock::test::e2e;
@@ -93,4 +94,48 @@ TEST_CASE("a schedule shown back is one that can be given again", "[e2e][once-pe
     CHECK(r.exit_code == 0);
     CHECK(r.err.find("under --once-per 366d --offset=0s; this run uses --once-per 1h "
                      "--offset=-1s999ms, so that mark does not count") != std::string::npos);
+}
+
+TEST_CASE("the quick start works on a host whose config names a password, and says what failed",
+          "[e2e][newcomer][slow]") {
+    TempDir dir;
+    write_file(dir / "password", "s3cret\n", 0600);
+    // The README's config step: the host's Redis (here: one that does not answer) and its password.
+    const std::string config =
+        write_file(dir / "dlock.conf",
+                   "redis = redis://127.0.0.1:1\npassword-file = " + (dir / "password") + "\n");
+    const std::string script = std::string(DLOCK_SOURCE_DIR) + "/scripts/quickstart.sh";
+    Process demo({script},
+                 clean_env({{"DLOCK", dlock_binary()},
+                            {"DLOCK_SYSTEM_CONFIG", config},
+                            {"DLOCK_REDIS_URL", "redis://127.0.0.1:1"}}),
+                 "/bin/sh");
+    auto r = demo.wait(60s);
+    INFO("stdout: " << r.out << "\nstderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    // Why the host's Redis was not used, in dlock's own words, then the two hosts' outcomes.
+    CHECK(contains(r.out,
+                   "No usable Redis at redis://127.0.0.1:1 (cannot reach Redis at 127.0.0.1:1"));
+    CHECK(contains(r.out, "started a private one at unix://"));
+    CHECK(contains(r.out, "dlock exited with 0"));
+    CHECK(contains(r.out, "dlock exited with 75"));
+}
+
+TEST_CASE("a lease shorter than a chosen reply timeout is refused, and one shorter than two is "
+          "said with -v",
+          "[e2e][usage][newcomer]") {
+    REQUIRE_REDIS(server);
+    check_refused(*server, {"--redis-timeout", "5s", "run", "--ttl", "2s", "job", "--", "true"},
+                  "--ttl 2s is shorter than --redis-timeout 5s (--redis-timeout): one slow reply "
+                  "to a renewal would lose the lease; give --ttl 10s or more, or a shorter "
+                  "--redis-timeout");
+    // The default reply timeout with a short lease: allowed, and said where someone reads it.
+    auto quiet = run(*server, {"run", "--ttl", "1s", "job", "--", "true"});
+    CHECK(quiet.exit_code == 0);
+    CHECK(quiet.err.empty());
+    auto told = run(*server, {"-v", "run", "--ttl", "3s", "job", "--", "true"});
+    INFO(told.err);
+    CHECK(told.exit_code == 0);
+    CHECK(contains(told.err, "--ttl 3s is less than twice --redis-timeout 2s: one slow reply to "
+                             "a renewal could lose the lease (give --redis-timeout 1.5s or less)"));
 }

@@ -102,8 +102,8 @@ TEST_CASE("a server that wants a password and gets none gives 69", "[e2e][redis]
     CHECK(r.elapsed < 2s);
     CHECK(one_dlock_line(r.err));
     CHECK(r.err == "dlock: Redis at " + server->socket_path() +
-                       " requires a password (NOAUTH): set DLOCK_REDIS_PASSWORD or "
-                       "--password-file\n");
+                       " requires a password (NOAUTH): set DLOCK_REDIS_PASSWORD, "
+                       "--password-file or the config's password-file\n");
     CHECK_FALSE(file_exists(dir / "ran"));
     CHECK(authed_dbsize(*server) == 0);
 }

@@ -97,8 +97,9 @@ TEST_CASE("every subcommand works through redis-sentinel://", "[e2e][sentinel]")
         INFO("stderr: " << r.err);
         CHECK(r.exit_code == 69);
         CHECK(one_dlock_line(r.err));
-        CHECK(contains(r.err, "requires a password (NOAUTH): set DLOCK_SENTINEL_PASSWORD or "
-                              "--sentinel-password-file"));
+        CHECK(contains(r.err, "requires a password (NOAUTH): set DLOCK_SENTINEL_PASSWORD, "
+                              "--sentinel-password-file or the config's "
+                              "sentinel-password-file"));
         CHECK_FALSE(contains(r.err, d->options().master_password));
     }
     SECTION("without the master's password: 69, naming the other setting") {

@@ -50,8 +50,8 @@ Error access_error(ServerError reply, const ConnectOptions& options,
     const Endpoint& ep = options.endpoint;
     std::string message;
     if (reply.code == ServerErrorCode::noauth)
-        message = fmt::format("{} requires a password (NOAUTH): set DLOCK_REDIS_PASSWORD or "
-                              "--password-file",
+        message = fmt::format("{} requires a password (NOAUTH): set DLOCK_REDIS_PASSWORD, "
+                              "--password-file or the config's password-file",
                               peer_name(options));
     else if (reply.code == ServerErrorCode::noperm)
         message = fmt::format("user {} lacks permission for {} on {} ({})",

@@ -25,9 +25,11 @@ enum class Source {
 Error from_sentinel(Error error, const Endpoint& sentinel, Source source) {
     const auto code = server_code(error);
     if (code == ServerErrorCode::noauth) {
-        error.message = fmt::format("sentinel {} requires a password (NOAUTH): set "
-                                    "DLOCK_SENTINEL_PASSWORD or --sentinel-password-file",
-                                    sentinel.display());
+        error.message =
+            fmt::format("sentinel {} requires a password (NOAUTH): set "
+                        "DLOCK_SENTINEL_PASSWORD, --sentinel-password-file or the config's "
+                        "sentinel-password-file",
+                        sentinel.display());
         return error;
     }
     // Bare: an error reply ("ERR unknown command 'SENTINEL'": the URL names no sentinel), or a
