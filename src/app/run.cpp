@@ -81,8 +81,8 @@ Aftermath release_after_run(lock::Backend& backend, lock::LeaseSet& leases,
 
 // The command ran past --max-run: says so, and records it in the history of every name.
 void time_up(lock::Backend& backend, const lock::LeaseSet& leases, const RunOptions& options,
-             const lock::HolderInfo& self, int wait_status) {
-    report_time_up(options, wait_status);
+             const lock::HolderInfo& self, bool killed) {
+    report_time_up(options, killed);
     if (lock::History* history = backend.history())
         for (size_t i = 0; i < leases.size(); ++i)
             record_time_up(*history, leases[i].keys(), self, leases[i].shared(), leases[i].fence(),
@@ -117,7 +117,7 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
         report_lease_lost(lease, lease.clock().guaranteed_until() < outcome.stopped_at);
     }
     if (outcome.timed_out && !outcome.stopped)
-        time_up(backend, leases, options, self, outcome.wait_status);
+        time_up(backend, leases, options, self, outcome.killed);
     const int status = outcome.stopped ? exit_code::lease_lost
                        : outcome.timed_out
                            ? exit_code::timed_out

@@ -51,9 +51,8 @@ int report_lost_meanwhile(const RunOptions& options, const lock::LostMeanwhile& 
     return options.conflict_exit_code;
 }
 
-void report_time_up(const RunOptions& options, int wait_status) {
-    const bool killed = WIFSIGNALED(wait_status) && WTERMSIG(wait_status) == SIGKILL &&
-                        options.lost_signal != SIGKILL;
+void report_time_up(const RunOptions& options, bool killed) {
+    killed = killed && options.lost_signal != SIGKILL;
     // At error level, even in cron: a job that hangs is news, whatever its lock.
     log::error("{} ran longer than --max-run {}; it was stopped with SIG{}{}", options.command_line,
                format_duration(*options.max_run), signal_name(options.lost_signal),

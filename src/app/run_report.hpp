@@ -15,8 +15,9 @@ int report_lost_meanwhile(const RunOptions& options, const lock::LostMeanwhile& 
 // The command was stopped because `lease` was lost; `paused`: its guarantee had already run out
 // when dlock could act (dlock was stopped or frozen past its lease).
 void report_lease_lost(const lock::HeldLease& lease, bool paused);
-// The command ran past --max-run and was stopped; `wait_status`: how it ended.
-void report_time_up(const RunOptions& options, int wait_status);
+// The command ran past --max-run and was stopped; `killed`: SIGKILL was needed for it or for
+// what it left.
+void report_time_up(const RunOptions& options, bool killed);
 // The command ran to its end, but the release found lease `name` no longer ours.
 void report_lost_while_running(const std::string& name, bool paused);
 // The error (exit 70) when Redis answered the release of lease `name` with an error or an

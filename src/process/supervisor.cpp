@@ -199,6 +199,7 @@ Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
             break;
         case StopRule::Action::kill:
             kill(-child_, SIGKILL);
+            outcome.killed = true;
             break;
         case StopRule::Action::none:
             break;
@@ -215,15 +216,16 @@ Supervisor::Outcome Supervisor::wait(const StopPolicy& policy) {
     outcome.ended_at = Clock::now();
     outcome.wait_status = child_status_;
     outcome.had_terminal = owns_terminal_;
-    drain_group(policy, outcome.stopped);
+    if (drain_group(policy, outcome.stopped))
+        outcome.killed = true;
     restore_terminal();
     return outcome;
 }
 
-void Supervisor::drain_group(const StopPolicy& policy, bool kill_now) {
+bool Supervisor::drain_group(const StopPolicy& policy, bool kill_now) {
     if (!group_alive(child_)) {
         guardian_->dismiss(); // nothing left to guard: it exits while we release the lease
-        return;
+        return false;
     }
     log::info("the command left processes in its group; sending SIG{}", kill_now ? "KILL" : "TERM");
     kill(-child_, kill_now ? SIGKILL : SIGTERM);
@@ -242,13 +244,14 @@ void Supervisor::drain_group(const StopPolicy& policy, bool kill_now) {
         if (now >= give_up) {
             // The guardian stays armed: it tries again when dlock exits.
             log::error("processes of the command's group {} survive SIGKILL", child_);
-            return;
+            return true;
         }
         // Group members we do not parent do not send us SIGCHLD: re-check every 50 ms.
         poll(fds, 1, std::min(50, poll_timeout(killed ? give_up : kill_at)));
         handle_signals();
     }
     guardian_->dismiss(); // the group id may now be reused by anyone
+    return killed;
 }
 
 void Supervisor::restore_terminal() {

@@ -39,6 +39,9 @@ class Supervisor {
         Clock::time_point ended_at;
         // The command had the terminal: keys like Ctrl-C reached its group instead of ours.
         bool had_terminal = false;
+        // SIGKILL went to the command's group: the command or a process it left outlived the
+        // stop signal (or the stop signal was SIGKILL).
+        bool killed = false;
     };
 
     // Blocks the handled signals in the calling thread; call it before starting threads so
@@ -68,7 +71,8 @@ class Supervisor {
     void signal_group(int signo) const;
     void stop_with_command(int signo);
     void resume_command();
-    void drain_group(const StopPolicy& policy, bool kill_now);
+    // True when the leftovers needed SIGKILL.
+    bool drain_group(const StopPolicy& policy, bool kill_now);
     void restore_terminal();
 
     int signal_fd_ = -1;

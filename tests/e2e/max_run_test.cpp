@@ -56,6 +56,21 @@ TEST_CASE("a command that ignores the stop signal is killed after --kill-after",
     CHECK_FALSE(exists(*server, key("job")));
 }
 
+TEST_CASE("a process the command left that ignores the stop signal is killed, and the line says "
+          "so",
+          "[e2e][max-run]") {
+    REQUIRE_REDIS(server);
+    // The command itself dies of SIGTERM; what it started in the background does not.
+    auto r = run(*server, {"run", "--max-run", "1s", "-k", "1s", "job", "--", "sh", "-c",
+                           "(trap '' TERM; exec sleep 60) & sleep 60"});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 124);
+    CHECK(r.elapsed < 30s);
+    CHECK(one_dlock_line(r.err));
+    CHECK(r.err.find("it was stopped with SIGTERM, then killed 1s later") != std::string::npos);
+    CHECK_FALSE(exists(*server, key("job")));
+}
+
 TEST_CASE("a run past --max-run stops the command's whole group with --lost-signal",
           "[e2e][max-run]") {
     REQUIRE_REDIS(server);
