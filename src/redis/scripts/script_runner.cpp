@@ -1,6 +1,7 @@
 #include "redis/scripts/script_runner.hpp"
 
 #include "redis/protocol/server_error.hpp"
+#include "redis/scripts/server_version.hpp"
 
 #include <fmt/format.h>
 #include <string>
@@ -126,7 +127,8 @@ ScriptReplies run_script_pipelined(Connection& conn, const EmbeddedScript& scrip
     }
     for (auto& reply : out.replies)
         if (!reply)
-            reply = tl::unexpected(classify_server_error(std::move(reply.error())));
+            reply = tl::unexpected(
+                explain_old_server(conn, classify_server_error(std::move(reply.error()))));
     return out;
 }
 
