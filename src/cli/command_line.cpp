@@ -4,6 +4,7 @@
 #include "cli/missing_separator.hpp"
 #include "process/dynamic_handover.hpp"
 #include "util/exit_codes.hpp"
+#include "util/output.hpp"
 #include "util/static_glibc.hpp"
 
 #include <string_view>
@@ -20,6 +21,12 @@ CommandLine::CommandLine(const std::vector<std::string>& words) {
 }
 
 Result<bool> CommandLine::prepare() {
+    // `dlock --version` alone needs no parser, which would cost more than the rest of the
+    // start-up: what the full parser would print.
+    if (!separated_ && args_.size() == 1 && args_[0] == "--version") {
+        out::write(std::string(kVersionLine) + "\n");
+        return false;
+    }
     // Only the subcommand named, and the global options the line may use, are built when that
     // parses; anything else (help and version too) gets the full parser, so what is printed is
     // about the whole command line.

@@ -102,8 +102,7 @@ Parser::Parser(std::string_view only, const std::vector<std::string>* words)
     app_.option_defaults()->disable_flag_override();
     // In the words and case of every other option's help; subcommands copy the help flag.
     app_.set_help_flag("-h,--help", "print this help and exit");
-    app_.set_version_flag("--version", std::string("dlock ") + DLOCK_VERSION,
-                          "print the version and exit");
+    app_.set_version_flag("--version", kVersionLine, "print the version and exit");
     // Subcommands inherit the formatter; only the top page shows the examples and this footer
     // (each subcommand has its own).
     app_.formatter(std::make_shared<HelpFormatter>(

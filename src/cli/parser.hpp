@@ -25,6 +25,9 @@ class Subcommand {
                                const std::vector<std::string>& command) const = 0;
 };
 
+// What `dlock --version` prints.
+inline constexpr const char* kVersionLine = "dlock " DLOCK_VERSION;
+
 // The CLI11 parser of the whole command line: global options and the subcommands.
 class Parser {
   public:

@@ -18,6 +18,11 @@ TEST_CASE("dlock --version prints the version and exits 0", "[e2e][cli]") {
     CHECK(r.out.rfind("dlock ", 0) == 0);
     CHECK(lines(r.out).size() == 1);
     CHECK(r.err.empty());
+    // Alone, it skips the parser: the same line as through it.
+    auto alone = run_raw({"--version"});
+    CHECK(alone.exit_code == 0);
+    CHECK(alone.out == r.out);
+    CHECK(alone.err.empty());
 }
 
 TEST_CASE("dlock --help exits 0 and documents the exit statuses", "[e2e][cli]") {
