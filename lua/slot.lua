@@ -9,7 +9,9 @@
 --       offset: the rule its index is of; by: "strict" when marked by a claim, "done" after a
 --       successful run).
 -- ARGV: OP "claim" (the slot the server's clock is in now: done already?), "strict" (claim,
---       and mark it done at once when it is open) or "done" (mark slot SLOT done); the owner
+--       and mark it done at once when it is open), "done" (mark slot SLOT done) or "peek"
+--       (whether the slot of now is done, for a run refused by a lock kept by --min-hold: it
+--       needs no lease and writes nothing); the owner
 --       token and hold id of the caller's lease, the period, offset and tolerance in ms, the
 --       slot (for "done"; ignored otherwise), the caller's host, pid, user and fencing token.
 -- Only the holder of the lock may claim or mark: the slot is decided under the lock, so
@@ -30,7 +32,7 @@ local op, owner, hold = ARGV[1], ARGV[2], ARGV[3]
 local period, offset, tolerance = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 
 local held = redis.call('HMGET', lock, 'owner', 'since', 'holds')
-if held[1] ~= owner or redis.call('HEXISTS', lock, 'h:' .. hold) == 0 then
+if op ~= 'peek' and (held[1] ~= owner or redis.call('HEXISTS', lock, 'h:' .. hold) == 0) then
   return {-1}
 end
 local kind = redis.call('TYPE', slot_key).ok
@@ -47,7 +49,7 @@ local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 -- A re-entered hold (a nested run inside `dlock acquire` or another run) may have been taken
 -- long ago: its slot is the one of now.
 local basis = tonumber(held[2]) or now_ms
-if (tonumber(held[3]) or 1) > 1 then
+if op == 'peek' or (tonumber(held[3]) or 1) > 1 then
   basis = now_ms
 end
 local slot = math.floor((basis - offset + tolerance) / period)

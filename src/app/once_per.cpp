@@ -117,6 +117,18 @@ Result<SlotDecision> claim_slot(lock::Slots* slots, lock::Backend& backend, lock
     return options.slot_done_exit_code;
 }
 
+std::optional<int> done_while_kept(lock::Slots* slots, const std::string& prefix,
+                                   const RunOptions& options, const lock::Blocked& blocked) {
+    if (slots == nullptr || !options.once_per || blocked.refused.last.held_until_ms <= 0)
+        return std::nullopt;
+    auto answer = slots->peek(lock::Keys::of(prefix, blocked.name), *options.once_per);
+    if (!answer || answer->state != lock::SlotAnswer::State::done)
+        return std::nullopt;
+    report_skip(fmt::format("{}: {}; not running {}", blocked.name,
+                            slot_done_reason(*options.once_per, *answer), options.command_line));
+    return options.slot_done_exit_code;
+}
+
 void mark_slot_done(lock::Slots& slots, const lock::LeaseSet& leases, const RunOptions& options,
                     const lock::HolderInfo& self, const ClaimedSlot& claimed) {
     const lock::HeldLease& lease = leases[0];

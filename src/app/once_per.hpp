@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/run.hpp"
+#include "lock/acquire_all.hpp"
 #include "lock/backend.hpp"
 #include "lock/lease_set.hpp"
 
@@ -36,5 +37,12 @@ std::string describe_slot(const lock::SlotRule& rule, int64_t slot);
 
 // "done this slot (02:00-03:00 UTC) by web-2 at 02:00:03".
 std::string slot_done_reason(const lock::SlotRule& rule, const lock::SlotAnswer& answer);
+
+// A run refused by a lock kept by --min-hold after the run that did the slot of now: that slot is
+// done, so the refusal is "done" (said like a skip, --slot-done-exit-code) rather than busy.
+// nullopt for any other refusal, or when the slot cannot be read. (The acquire has counted the
+// refusal as skipped_busy already.)
+std::optional<int> done_while_kept(lock::Slots* slots, const std::string& prefix,
+                                   const RunOptions& options, const lock::Blocked& blocked);
 
 } // namespace dlock::app

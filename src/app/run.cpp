@@ -165,12 +165,13 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
     if (options.wait == Millis(0))
         early_guardian.emplace([&] { guardian.emplace(process::Guardian::start()); });
     // Reaped before dying of a signal: an init that does not reap would keep it.
-    TRY_ASSIGN(const auto refused, take_leases(backend, leases, target, options, owners, self,
-                                               [&](int) { guardian.reset(); }));
+    std::unique_ptr<lock::Slots> slots = options.once_per ? store.slots() : nullptr;
+    TRY_ASSIGN(const auto refused, take_leases(
+                                       backend, leases, target, options, owners, self,
+                                       [&](int) { guardian.reset(); }, false, slots.get()));
     if (refused)
         return *refused;
 
-    std::unique_ptr<lock::Slots> slots = options.once_per ? store.slots() : nullptr;
     TRY_ASSIGN(const SlotDecision decision,
                claim_slot(slots.get(), backend, leases, options, self));
     if (const int* skipped = std::get_if<int>(&decision))

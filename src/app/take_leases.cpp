@@ -1,5 +1,6 @@
 #include "app/take_leases.hpp"
 
+#include "app/once_per.hpp"
 #include "app/run_history.hpp"
 #include "app/run_report.hpp"
 #include "app/wait_report.hpp"
@@ -14,8 +15,10 @@ namespace {
 // The exit status of names not all taken (reported), or nullopt when they were.
 std::optional<int> not_taken(lock::Backend& backend, const Target& target,
                              const RunOptions& options, const lock::HolderInfo& self,
-                             const lock::AcquireAllResult::value_type& taken) {
+                             const lock::AcquireAllResult::value_type& taken, lock::Slots* slots) {
     if (auto* blocked = std::get_if<lock::Blocked>(&taken)) {
+        if (auto done = done_while_kept(slots, target.prefix, options, *blocked))
+            return done;
         if (blocked->refused.timed_out && options.wait && backend.history())
             record_timed_out_wait(*backend.history(), lock::Keys::of(target.prefix, blocked->name),
                                   self, options.shared, blocked->refused.last, *options.wait);
@@ -47,7 +50,7 @@ Result<std::optional<int>> take_leases(lock::Backend& backend, lock::LeaseSet& l
                                        const Target& target, const RunOptions& options,
                                        const RunOwners& owners, const lock::HolderInfo& self,
                                        const std::function<void(int)>& before_dying,
-                                       bool catch_signals) {
+                                       bool catch_signals, lock::Slots* slots) {
     // A signal while a multi-name run waits for a later name must not leave the earlier ones
     // held until their TTL runs out: catch it, give them back, then die of it. (One name: the
     // default action is right, and costs no system calls.)
@@ -75,7 +78,7 @@ Result<std::optional<int>> take_leases(lock::Backend& backend, lock::LeaseSet& l
     }
     latch.reset();
     TRY(taken);
-    return not_taken(backend, target, options, self, *taken);
+    return not_taken(backend, target, options, self, *taken, slots);
 }
 
 } // namespace dlock::app

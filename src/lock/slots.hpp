@@ -46,9 +46,9 @@ struct SlotAnswer {
     std::string ignored_mark;
 };
 
-// The slot calls of a store, made only while holding the exclusive lease on the name. Both may
-// be sent again with the same arguments: a claim changes nothing unless strict, and marking a
-// slot done twice leaves it done.
+// The slot calls of a store; claim and mark_done only while holding the exclusive lease on the
+// name. Both may be sent again with the same arguments: a claim changes nothing unless strict,
+// and marking a slot done twice leaves it done.
 class Slots {
   public:
     virtual ~Slots() = default;
@@ -59,6 +59,9 @@ class Slots {
     // Marks `slot` done, unless it or a later one is already.
     virtual Result<SlotAnswer> mark_done(const Keys& keys, const SlotRule& rule,
                                          const SlotHolder& holder, int64_t slot) = 0;
+    // Whether the slot the server's clock is in now is done, without holding the lease and
+    // without writing: for a run refused by a lock kept by --min-hold after a run of the slot.
+    virtual Result<SlotAnswer> peek(const Keys& keys, const SlotRule& rule) = 0;
 };
 
 } // namespace dlock::lock

@@ -5,6 +5,8 @@
 
 #include "e2e/ops_helpers.hpp"
 
+#include <algorithm>
+
 using namespace dlock::test;
 using namespace dlock::test::e2e;
 
@@ -107,6 +109,34 @@ TEST_CASE("once-per: a failed run leaves the slot open, strict closes it whateve
     CHECK(r.exit_code == 0);
     CHECK(contains(r.err, "done this slot"));
     CHECK_FALSE(file_exists(dir / "no"));
+}
+
+TEST_CASE("once-per: a run refused by the lock --min-hold keeps after the slot's run is done, "
+          "not busy",
+          "[e2e][once-per][min-hold]") {
+    REQUIRE_REDIS(server);
+    TempDir dir;
+    const std::vector<std::string> both = {"--once-per", "1h", "--min-hold", "1h"};
+    auto with = [&](std::vector<std::string> args) {
+        const auto after_run = std::find(args.begin(), args.end(), "run") + 1;
+        args.insert(after_run, both.begin(), both.end());
+        return args;
+    };
+    CHECK(run(*server, with({"run", "job", "--", "true"})).exit_code == 0);
+    CHECK(exists(*server, key("job"))); // kept by --min-hold
+    auto r = run(*server, with({"-v", "run", "job", "--", "touch", dir / "second"}));
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.err, "dlock: job: done this slot ("));
+    CHECK(run(*server, with({"run", "-E", "3", "job", "--", "touch", dir / "second"})).exit_code ==
+          3);
+    CHECK_FALSE(file_exists(dir / "second"));
+    // A failed run leaves the slot open: the lock it leaves kept is busy.
+    CHECK(run(*server, with({"run", "other", "--", "false"})).exit_code == 1);
+    r = run(*server, with({"-v", "run", "other", "--", "touch", dir / "third"}));
+    CHECK(r.exit_code == 75);
+    CHECK(contains(r.err, "finished but held until"));
+    CHECK_FALSE(file_exists(dir / "third"));
 }
 
 TEST_CASE("once-per: a run stopped by --max-run leaves the slot open", "[e2e][once-per][max-run]") {

@@ -62,4 +62,8 @@ Result<lock::SlotAnswer> SlotStore::mark_done(const lock::Keys& keys, const lock
     return run("done", keys, rule, holder, slot);
 }
 
+Result<lock::SlotAnswer> SlotStore::peek(const lock::Keys& keys, const lock::SlotRule& rule) {
+    return run("peek", keys, rule, lock::SlotHolder{}, 0);
+}
+
 } // namespace dlock::redis

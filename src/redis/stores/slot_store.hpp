@@ -15,6 +15,7 @@ class SlotStore final : public lock::Slots {
                                    const lock::SlotHolder& holder) override;
     Result<lock::SlotAnswer> mark_done(const lock::Keys& keys, const lock::SlotRule& rule,
                                        const lock::SlotHolder& holder, int64_t slot) override;
+    Result<lock::SlotAnswer> peek(const lock::Keys& keys, const lock::SlotRule& rule) override;
 
   private:
     Result<lock::SlotAnswer> run(std::string_view op, const lock::Keys& keys,
