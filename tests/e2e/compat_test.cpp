@@ -3,6 +3,7 @@
 // and node-redlock 4 for `setnx`. Without a client the test is skipped, except under CI.
 // Assertions are on order and outcome, never on latency (bench/compat.sh measures that).
 
+#include "e2e/acquire_script.hpp"
 #include "e2e/e2e_helpers.hpp"
 
 using namespace dlock::test;
@@ -106,6 +107,17 @@ bool logged(const std::string& log, const std::string& word, const std::string& 
     return file_exists(log) && index_of(log, word, who) >= 0;
 }
 
+// A client of `kind` ("node": node-redisson, "py": redis-py) holding `name` until the file
+// `go` exists, started and waited for until it logged "held" in `log`.
+std::unique_ptr<Process> holding_client(const RedisServer& server, const std::string& kind,
+                                        const std::string& name, const std::string& log,
+                                        const std::string& go) {
+    const std::vector<std::string> args = {std::to_string(server.port()), name, "hold", log, go};
+    auto holder = kind == "node" ? node_worker("redisson_worker.js", args) : python_worker(args);
+    REQUIRE(eventually([&] { return logged(log, "held", kind); }, 60s));
+    return holder;
+}
+
 // Each of `refused`, and `over_quorum` given three --redis, exits 64 with one line, and nothing
 // was written.
 void check_refused(const RedisServer& server, const std::vector<std::vector<std::string>>& refused,
@@ -158,9 +170,7 @@ TEST_CASE("a dlock --compat redisson waiter starts after a node-redisson holder 
     REQUIRE_REDIS(server);
     TempDir dir;
     const std::string log = dir / "log", name = "orders:{eu}.sync";
-    auto holder = node_worker("redisson_worker.js",
-                              {std::to_string(server->port()), name, "hold", log, dir / "go"});
-    REQUIRE(eventually([&] { return logged(log, "held", "node"); }, 60s));
+    auto holder = holding_client(*server, "node", name, log, dir / "go");
     auto waiter = start(
         *server,
         {"run", "-w", "120s", "--compat", "redisson", name, "-c", "echo started dlock$$ >> \"$L\""},
@@ -260,8 +270,7 @@ TEST_CASE("a dlock --compat setnx waiter starts after a redis-py holder releases
     REQUIRE_REDIS(server);
     TempDir dir;
     const std::string log = dir / "log", name = "report:daily";
-    auto holder = python_worker({std::to_string(server->port()), name, "hold", log, dir / "go"});
-    REQUIRE(eventually([&] { return logged(log, "held", "py"); }, 60s));
+    auto holder = holding_client(*server, "py", name, log, dir / "go");
     auto waiter = start(
         *server,
         {"run", "-w", "120s", "--compat", "setnx", name, "-c", "echo started dlock$$ >> \"$L\""},
@@ -324,9 +333,7 @@ TEST_CASE("status --compat redisson shows a node-redisson holder: field, count a
     REQUIRE_REDIS(server);
     TempDir dir;
     const std::string log = dir / "log", name = "orders:{eu}.sync";
-    auto holder = node_worker("redisson_worker.js",
-                              {std::to_string(server->port()), name, "hold", log, dir / "go"});
-    REQUIRE(eventually([&] { return logged(log, "held", "node"); }, 60s));
+    auto holder = holding_client(*server, "node", name, log, dir / "go");
     const auto fields = server->cmd({"HKEYS", name});
     REQUIRE(fields.size() == 1);
     const std::string field(fields[0].str());
@@ -349,8 +356,7 @@ TEST_CASE("status --compat setnx shows a redis-py holder's value and lease left"
     REQUIRE_REDIS(server);
     TempDir dir;
     const std::string log = dir / "log", name = "report:daily";
-    auto holder = python_worker({std::to_string(server->port()), name, "hold", log, dir / "go"});
-    REQUIRE(eventually([&] { return logged(log, "held", "py"); }, 60s));
+    auto holder = holding_client(*server, "py", name, log, dir / "go");
     const std::string token(server->cmd({"GET", name}).str());
     auto held = run(*server, {"status", "--compat", "setnx", name});
     INFO("stdout: " << held.out << "stderr: " << held.err);
@@ -402,9 +408,7 @@ TEST_CASE("release --force --compat redisson breaks a node-redisson holder and w
     REQUIRE_REDIS(server);
     TempDir dir;
     const std::string log = dir / "log", name = "inventory-sync";
-    auto holder = node_worker("redisson_worker.js",
-                              {std::to_string(server->port()), name, "hold", log, dir / "go"});
-    REQUIRE(eventually([&] { return logged(log, "held", "node"); }, 60s));
+    auto holder = holding_client(*server, "node", name, log, dir / "go");
     auto waiter =
         node_worker("redisson_worker.js", {std::to_string(server->port()), name, "wait", log});
     std::this_thread::sleep_for(500ms);
@@ -434,8 +438,7 @@ TEST_CASE("release --force --compat setnx deletes a redis-py holder's key, and o
     REQUIRE_REDIS(server);
     TempDir dir;
     const std::string log = dir / "log", name = "report:daily";
-    auto holder = python_worker({std::to_string(server->port()), name, "hold", log, dir / "go"});
-    REQUIRE(eventually([&] { return logged(log, "held", "py"); }, 60s));
+    auto holder = holding_client(*server, "py", name, log, dir / "go");
     auto r = run(*server, {"release", "--force", "--compat", "setnx", name});
     INFO("stdout: " << r.out << "stderr: " << r.err);
     CHECK(r.exit_code == 0);
@@ -469,22 +472,6 @@ TEST_CASE("history --compat shows the dlock side's runs on the other side's key"
     CHECK(run(*server, {"history", "--compat", "setnx", "other:key"}).exit_code == 1);
 }
 
-namespace {
-
-// `body` run by /bin/sh with $DLOCK (the binary), $D (the scratch directory) and the server.
-std::unique_ptr<Process> compat_script(const RedisServer& server, const TempDir& dir,
-                                       const std::string& body) {
-    return std::make_unique<Process>(std::vector<std::string>{"-c", body},
-                                     clean_env({{"DLOCK", dlock_binary()},
-                                                {"D", dir.path()},
-                                                {"DLOCK_REDIS_URL", server.url()},
-                                                {"DLOCK_HOLD", "\x01unset"},
-                                                {"DLOCK_KEEPER_PID", "\x01unset"}}),
-                                     "/bin/sh");
-}
-
-} // namespace
-
 TEST_CASE("acquire --compat redisson holds the Redisson hash for a script until dlock release",
           "[e2e][compat][acquire]") {
     REQUIRE_REDIS(server);
@@ -494,7 +481,7 @@ TEST_CASE("acquire --compat redisson holds the Redisson hash for a script until 
 "$DLOCK" status --compat redisson inventory-sync > "$D/held"
 "$DLOCK" release --status 0 || exit 8
 "$DLOCK" status --compat redisson inventory-sync > "$D/after"; echo "$?" >> "$D/after")";
-    auto r = compat_script(*server, dir, body)->wait(60s);
+    auto r = script(*server, dir, body)->wait(60s);
     INFO("stderr: " << r.err);
     CHECK(r.exit_code == 0);
     const std::string held = read_file(dir / "held");
@@ -515,11 +502,11 @@ TEST_CASE("an acquire --compat setnx hold whose value is replaced stops the owne
     const std::string body =
         R"(out=$("$DLOCK" acquire --ttl 3s --compat setnx report:daily) || exit 9; eval "$out"
 touch "$D/held"; sleep 60)";
-    auto script = compat_script(*server, dir, body);
+    auto shell = script(*server, dir, body);
     REQUIRE(eventually([&] { return file_exists(dir / "held"); }, 30s));
     CHECK(server->cmd({"TYPE", "report:daily"}).str() == "string");
     server->cmd({"SET", "report:daily", "someone-else"});
-    auto r = script->wait(60s);
+    auto r = shell->wait(60s);
     INFO("stderr: " << r.err);
     CHECK(r.term_signal == SIGTERM); // the keeper's --lost-signal, before the expiry
     CHECK(std::string(server->cmd({"GET", "report:daily"}).str()) == "someone-else");
