@@ -159,7 +159,7 @@ _dlock_complete() {
         ;;
     acquire)
         options='--help --no-wait --wait --timeout --shared --exclusive --conflict-exit-code
-            --ttl --kill-after --lost-signal --min-hold --max-run --pid --format'
+            --ttl --kill-after --lost-signal --min-hold --max-run --compat --pid --format'
         names=1
         ;;
     sem)
@@ -192,11 +192,11 @@ _dlock_complete() {
         ((positionals == 0)) && names=1
         ;;
     status)
-        options='--help --json --names --wide --watch'
+        options='--help --json --names --wide --watch --compat'
         names=1
         ;;
     history)
-        options='--help --count --json'
+        options='--help --count --json --compat'
         ((positionals == 0)) && names=1
         ;;
     check)
@@ -204,7 +204,7 @@ _dlock_complete() {
         names=1
         ;;
     release)
-        options='--help --force --permit --all-permits --hold --status'
+        options='--help --force --permit --all-permits --hold --status --compat'
         ((positionals == 0)) && names=1
         ;;
     config) options='--help' ;;

@@ -134,7 +134,7 @@ complete -c dlock -n '__dlock_at run' -l once-per -x -d 'Run once successfully p
 complete -c dlock -n '__dlock_at run' -l offset -x -d 'Shift the slot boundaries'
 complete -c dlock -n '__dlock_at run' -l tolerance -x -d 'Count an early run toward the next slot'
 complete -c dlock -n '__dlock_at run' -l once-per-strict -d 'Close the slot when a run starts'
-complete -c dlock -n '__dlock_at run' -l compat -x -a 'redisson setnx' -d "Share the lock with another library's format"
+complete -c dlock -n '__dlock_at run acquire' -l compat -x -a 'redisson setnx' -d "Share the lock with another library's format"
 complete -c dlock -n '__dlock_at "sem run"' -s p -l permits -x -d 'Number of permits'
 
 # sem and latch.
@@ -157,6 +157,8 @@ complete -c dlock -n '__dlock_at status' -s l -l wide -d 'Show every column'
 complete -c dlock -n '__dlock_at status' -l watch -d 'Redraw at a terminal every INTERVAL (default 1s) until Ctrl-C'
 complete -c dlock -n '__dlock_at history' -s n -l count -x -d 'Show the newest COUNT entries'
 complete -c dlock -n '__dlock_at history' -l json -d 'Print a JSON array'
+complete -c dlock -n '__dlock_at status history release' -l compat -x -a 'redisson setnx' \
+    -d "NAME is another library's lock key in this format"
 complete -c dlock -n '__dlock_at check' -l max-age -x -d 'CRITICAL when the last success is older'
 complete -c dlock -n '__dlock_at check' -l warn-age -x -d 'WARNING when the last success is older'
 complete -c dlock -n '__dlock_at release' -s f -l force -d 'Really break the lock or permits'

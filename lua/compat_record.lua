@@ -7,22 +7,15 @@
 --   redis-cli --eval build/lua/compat_record.lua dlock:{job}:history dlock:{job}:runs , \
 --     event release compat redisson host web-1 outcome ok exit_status 0 duration_ms 5000
 --
--- ARGV: field, value, ...; empty values are left out. Returns the entry id.
---@include lib/history.lua
+-- ARGV: field, value, ...; empty values are left out. With a duration_ms field, the event ended
+-- now and started duration_ms ago, both in server time (start_ms, end_ms), as history_add.lua
+-- writes it. Returns the entry id.
+--@include lib/history_event.lua
 --@include lib/runs.lua
 local history, runs = KEYS[1], KEYS[2]
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-
-local args = {'XADD', history, 'MAXLEN', '~', HISTORY_MAXLEN, '*'}
-local given = {}
-for i = 1, #ARGV - 1, 2 do
-  if ARGV[i + 1] ~= '' then
-    given[ARGV[i]] = ARGV[i + 1]
-    args[#args + 1] = ARGV[i]
-    args[#args + 1] = ARGV[i + 1]
-  end
-end
+local args, given = history_event(history, now_ms)
 if given.event == 'release' and given.outcome then
   count_run(runs, given.outcome, given.host or '', given.exit_status or '',
             string.format('%.0f', now_ms), given.duration_ms or '0')
@@ -32,6 +25,4 @@ elseif given.event == 'lost' then
 elseif given.event == 'skip' then
   count_skip(runs, 'skipped_busy')
 end
-local id = redis.call(unpack(args))
-redis.call('PEXPIRE', history, HISTORY_TTL_MS)
-return id
+return history_event_add(history, args)

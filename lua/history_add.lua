@@ -12,28 +12,12 @@
 -- values are left out. With a duration_ms field, the event ended now and started duration_ms
 -- ago, both in server time (end_ms, start_ms).
 -- Returns the entry id.
---@include lib/history.lua
+--@include lib/history_event.lua
 --@include lib/runs.lua
 local history = KEYS[1]
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-
-local args = {'XADD', history, 'MAXLEN', '~', HISTORY_MAXLEN, '*'}
-local given = {}
-for i = 1, #ARGV - 1, 2 do
-  if ARGV[i + 1] ~= '' then
-    given[ARGV[i]] = ARGV[i + 1]
-    args[#args + 1] = ARGV[i]
-    args[#args + 1] = ARGV[i + 1]
-    if ARGV[i] == 'duration_ms' then
-      local start = now_ms - (tonumber(ARGV[i + 1]) or 0)
-      args[#args + 1] = 'start_ms'
-      args[#args + 1] = string.format('%.0f', start)
-      args[#args + 1] = 'end_ms'
-      args[#args + 1] = string.format('%.0f', now_ms)
-    end
-  end
-end
+local args, given = history_event(history, now_ms)
 -- Counted first: a history key of another type fails the XADD, never the count.
 if given.event == 'lost' then
   count_run(KEYS[2], 'lost', given.host or '', given.exit_status or '',
@@ -42,6 +26,4 @@ elseif given.event == 'skip' then
   count_skip(KEYS[2], given.slot and 'skipped_slot_done' or 'skipped_busy')
 end
 
-local id = redis.call(unpack(args))
-redis.call('PEXPIRE', history, HISTORY_TTL_MS)
-return id
+return history_event_add(history, args)

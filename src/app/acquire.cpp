@@ -203,7 +203,8 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
     const auto owners = RunOwners::resolve(run.names);
     lock::HolderInfo self = self_info(run.command_line);
     self.pid = owner.pid();
-    auto [lease_backend, factory] = store.leases(0, self, run.ttl);
+    auto [lease_backend, factory] =
+        run.compat ? store.compat_leases(*run.compat) : store.leases(0, self, run.ttl);
     lock::Backend& backend = *lease_backend;
     lock::LeaseSet leases(std::move(factory), run.ttl, run.kill_after, lock::kWaiterHeartbeat);
     // A signal that ends a wait (`timeout 10 dlock acquire -w 1m x`) must still end the

@@ -41,6 +41,9 @@ std::string entry_json(const lock::HistoryEntry& e) {
 
 // The other party of a skip, a forced release or a lost lease.
 std::string other_party(const lock::HistoryEntry& e) {
+    // Under --compat the other side is known by its owner value alone.
+    if (const auto format = e.field("compat"); !format.empty() && !e.field("other_command").empty())
+        return fmt::format("a {} client (owner {})", format, e.field("other_command"));
     const auto found = e.other();
     if (!found)
         return "";
@@ -69,7 +72,9 @@ std::string details(const lock::HistoryEntry& e) {
     if (event == "timeout")
         notes.push_back("stopped: ran longer than --max-run " +
                         format_duration(Millis(e.number("max_run_ms"))));
-    if (event == "force")
+    if (event == "force" && !e.field("compat").empty())
+        notes.push_back("broke " + other);
+    else if (event == "force")
         notes.push_back(fmt::format(
             "broke {}{}; woke {} waiter(s)",
             e.field("permit").empty() ? "" : fmt::format("permit {} held by ", e.field("permit")),

@@ -1,6 +1,7 @@
 #include "cli/acquire_command.hpp"
 
 #include "cli/command_support.hpp"
+#include "cli/compat_option.hpp"
 #include "cli/numbers.hpp"
 
 #include <fmt/format.h>
@@ -62,6 +63,7 @@ Result<AcquireCommand::Plan> AcquireCommand::plan(const GlobalOptions& globals,
     else if (format_ != "sh")
         return usage_error(fmt::format("--format {}: must be sh or json", format_));
     TRY_ASSIGN(p.target, globals.resolve());
+    TRY(check_compat_target(p.options.run, p.target));
     TRY(check_reply_timeout(p.options.run.ttl, p.target, globals.settings().get("redis-timeout")));
     return p;
 }

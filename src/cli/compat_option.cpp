@@ -6,12 +6,26 @@
 
 namespace dlock::cli {
 
-Result<void> set_compat(std::string_view text, app::RunOptions& options) {
-    if (auto format = lock::compat_of(text)) {
-        options.compat = *format;
-        return {};
-    }
+Result<lock::CompatFormat> parse_compat(std::string_view text) {
+    if (auto format = lock::compat_of(text))
+        return *format;
     return usage_error(fmt::format("--compat {}: unknown format (redisson or setnx)", text));
+}
+
+Result<void> set_compat(std::string_view text, app::RunOptions& options) {
+    TRY_ASSIGN(options.compat, parse_compat(text));
+    return {};
+}
+
+Result<app::Target> compat_target_for(const GlobalOptions& globals, lock::CompatFormat format,
+                                      const std::string& name) {
+    TRY(lock::validate_compat_name(name));
+    TRY_ASSIGN(auto target, globals.resolve());
+    if (!target.quorum.empty())
+        return usage_error(fmt::format("--compat {}: not with several --redis (the format has "
+                                       "no Redlock quorum form)",
+                                       lock::compat_name(format)));
+    return target;
 }
 
 Result<std::vector<std::string>> compat_names(const std::vector<std::string>& names) {

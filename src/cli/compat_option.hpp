@@ -2,6 +2,7 @@
 
 #include "app/run.hpp"
 #include "app/target.hpp"
+#include "cli/global_options.hpp"
 #include "cli/run_option_table.hpp"
 #include "lock/compat.hpp"
 #include "util/error.hpp"
@@ -26,6 +27,13 @@ Result<std::vector<std::string>> compat_names(const std::vector<std::string>& na
 // -s, --once-per. Usage errors (64), before anything is sent.
 Result<void> check_compat(RunKind kind, const app::RunOptions& options);
 
+// The format spelled `text` ("redisson", "setnx"); else a usage error listing them.
+Result<lock::CompatFormat> parse_compat(std::string_view text);
+// The target of `status`, `history` and `release --force` under --compat: NAME is the other
+// side's key (lock::validate_compat_name), on one deployment (no format has a quorum form).
+// Usage errors (64), before anything is sent.
+Result<app::Target> compat_target_for(const GlobalOptions& globals, lock::CompatFormat format,
+                                      const std::string& name);
 // Refuses --compat over a Redlock quorum (several --redis): no format here has a quorum form.
 Result<void> check_compat_target(const app::RunOptions& options, const app::Target& target);
 

@@ -2,6 +2,7 @@
 
 #include "app/history.hpp"
 #include "cli/command_support.hpp"
+#include "cli/compat_option.hpp"
 #include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
 
@@ -20,6 +21,10 @@ HistoryCommand::HistoryCommand(CLI::App& parent) {
                                      app::kDefaultHistoryCount, app::kMaxHistoryCount))
             ->option_text("COUNT");
     app_->add_flag("--json", json_, "print a JSON array instead of a table");
+    app_->add_option("--compat", compat_,
+                     "NAME is the other library's key of `run --compat FORMAT NAME` (redisson or "
+                     "setnx): show the dlock side's runs on it")
+        ->option_text("FORMAT");
     app_->footer(exit_status_help(HelpPage::history));
 }
 
@@ -27,6 +32,11 @@ Result<HistoryCommand::Plan> HistoryCommand::plan(const GlobalOptions& globals) 
     Plan p{{}, {name_, app::kDefaultHistoryCount, json_}};
     if (count_option_->count() > 0) {
         TRY_ASSIGN(p.options.count, parse_integer(count_, 1, app::kMaxHistoryCount, "--count"));
+    }
+    if (app_->count("--compat") > 0) {
+        TRY_ASSIGN(const auto format, parse_compat(compat_));
+        TRY_ASSIGN(p.target, compat_target_for(globals, format, name_));
+        return p;
     }
     TRY_ASSIGN(p.target, target_for(globals, {name_}));
     return p;

@@ -9,7 +9,7 @@
 
 namespace dlock::cli {
 
-// `dlock history NAME [-n COUNT] [--json]`
+// `dlock history [--compat FORMAT] NAME [-n COUNT] [--json]`
 class HistoryCommand final : public PlannedCommand<HistoryCommand> {
   public:
     explicit HistoryCommand(CLI::App& parent);
@@ -25,6 +25,7 @@ class HistoryCommand final : public PlannedCommand<HistoryCommand> {
     std::string count_;
     CLI::Option* count_option_ = nullptr;
     bool json_ = false;
+    std::string compat_;
 };
 
 } // namespace dlock::cli

@@ -1,8 +1,10 @@
 #include "cli/release_command.hpp"
 
 #include "app/acquire.hpp"
+#include "app/compat_inspect.hpp"
 #include "app/force_release.hpp"
 #include "cli/command_support.hpp"
+#include "cli/compat_option.hpp"
 #include "cli/exit_help.hpp"
 #include "cli/numbers.hpp"
 #include "process/hold_channel.hpp"
@@ -51,8 +53,15 @@ ReleaseCommand::ReleaseCommand(CLI::App& parent) {
                                     "break only this permit of semaphore NAME (the id `dlock sem "
                                     "status NAME` shows, the holder's $DLOCK_PERMIT)")
                        ->option_text("ID");
-    app_->add_flag("--all-permits", all_permits_, "break every permit of semaphore NAME")
-        ->excludes(permit);
+    auto* all =
+        app_->add_flag("--all-permits", all_permits_, "break every permit of semaphore NAME")
+            ->excludes(permit);
+    app_->add_option("--compat", compat_,
+                     "with --force: break the other library's lock NAME (its exact Redis key) in "
+                     "FORMAT, redisson or setnx; Redisson's waiters get the unlock message")
+        ->option_text("FORMAT")
+        ->excludes(permit)
+        ->excludes(all);
     app_->add_option("--hold", hold_,
                      "without NAME: release this hold of dlock acquire (default: every hold "
                      "in $DLOCK_HOLD that this script took)")
@@ -66,6 +75,8 @@ ReleaseCommand::ReleaseCommand(CLI::App& parent) {
 }
 
 Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) const {
+    if (app_->count("--compat") > 0 && (!force_ || name_.empty()))
+        return usage_error("--compat breaks another library's lock: give it with --force NAME");
     if (!force_ && name_.empty() && app_->count("--permit") == 0 && !all_permits_) {
         Plan p;
         TRY_ASSIGN(p.holds, holds_to_release(*app_, hold_));
@@ -89,7 +100,12 @@ Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) 
                            "with --force NAME; a hold of dlock acquire is released with dlock "
                            "release alone, without NAME (a command run by dlock run releases its "
                            "lock itself)");
-    Plan p{{}, {name_, "", all_permits_}, {}, false, std::nullopt};
+    Plan p{{}, {name_, "", all_permits_}, {}, false, std::nullopt, std::nullopt};
+    if (app_->count("--compat") > 0) {
+        TRY_ASSIGN(p.compat, parse_compat(compat_));
+        TRY_ASSIGN(p.target, compat_target_for(globals, *p.compat, name_));
+        return p;
+    }
     if (app_->count("--permit") > 0) {
         TRY_ASSIGN(p.options.permit, app::parse_permit_id(permit_));
     }
@@ -100,6 +116,8 @@ Result<ReleaseCommand::Plan> ReleaseCommand::plan(const GlobalOptions& globals) 
 Result<int> ReleaseCommand::run(const Plan& p) {
     if (!p.holds.empty())
         return app::release_holds(p.holds, p.hold_inherited, p.status);
+    if (p.compat)
+        return app::compat_force_release(*store_for(p.target), p.target, *p.compat, p.options.name);
     return app::force_release(*store_for(p.target), p.target, p.options);
 }
 

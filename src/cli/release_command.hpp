@@ -3,6 +3,7 @@
 #include "app/force_release.hpp"
 #include "cli/command_support.hpp"
 #include "cli/global_options.hpp"
+#include "lock/compat.hpp"
 
 #include <CLI/CLI.hpp>
 #include <optional>
@@ -11,8 +12,9 @@
 
 namespace dlock::cli {
 
-// `dlock release --force [--permit ID | --all-permits] NAME`, or `dlock release [--hold ID]`:
-// the hold of a `dlock acquire` (from $DLOCK_HOLD by default), released by its keeper.
+// `dlock release --force [--permit ID | --all-permits | --compat FORMAT] NAME`, or `dlock release
+// [--hold ID]`: the hold of a `dlock acquire` (from $DLOCK_HOLD by default), released by its
+// keeper.
 class ReleaseCommand final : public PlannedCommand<ReleaseCommand> {
   public:
     explicit ReleaseCommand(CLI::App& parent);
@@ -21,8 +23,9 @@ class ReleaseCommand final : public PlannedCommand<ReleaseCommand> {
         app::ForceReleaseOptions options;
         // Not empty: release these holds (no Redis settings needed).
         std::vector<std::string> holds;
-        bool hold_inherited = false; // from $DLOCK_HOLD, not --hold
-        std::optional<int> status;   // --status: how the script ended
+        bool hold_inherited = false;              // from $DLOCK_HOLD, not --hold
+        std::optional<int> status;                // --status: how the script ended
+        std::optional<lock::CompatFormat> compat; // --compat FORMAT: options.name is its key
     };
     Result<Plan> plan(const GlobalOptions& globals) const;
     Result<int> run(const Plan& plan);
@@ -34,6 +37,7 @@ class ReleaseCommand final : public PlannedCommand<ReleaseCommand> {
     bool all_permits_ = false;
     std::string hold_;
     std::string status_;
+    std::string compat_;
 };
 
 } // namespace dlock::cli

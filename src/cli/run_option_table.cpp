@@ -98,6 +98,7 @@ Result<void> set_max_run(std::string_view value, RunOptions& o) {
 
 constexpr RunKinds kRun = static_cast<RunKinds>(RunKind::run);
 constexpr RunKinds kSemaphore = static_cast<RunKinds>(RunKind::semaphore);
+constexpr RunKinds kAcquire = static_cast<RunKinds>(RunKind::acquire);
 
 constexpr std::array kRows{
     RunOptionRow{.flag = "-n,--no-wait",
@@ -202,7 +203,7 @@ constexpr std::array kRows{
                  .help = "share the lock with another library: redisson (Redisson's RLock, "
                          "node-redisson) or setnx (redis-py Lock, node-redlock, redsync); NAME is "
                          "then that side's Redis key",
-                 .takes = kRun,
+                 .takes = kRun | kAcquire,
                  .apply = set_compat},
 };
 

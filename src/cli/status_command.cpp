@@ -1,8 +1,10 @@
 #include "cli/status_command.hpp"
 
+#include "app/compat_inspect.hpp"
 #include "app/status.hpp"
 #include "app/status_watch.hpp"
 #include "cli/command_support.hpp"
+#include "cli/compat_option.hpp"
 #include "cli/exit_help.hpp"
 #include "cli/status_view.hpp"
 #include "cli/watch_view.hpp"
@@ -75,12 +77,20 @@ StatusCommand::StatusCommand(CLI::App& parent) {
                    "SINCE (the default fits 100 columns)")
         ->excludes(json)
         ->excludes(names);
+    app_->add_option("--compat", compat_,
+                     "show the other library's lock NAME (its exact Redis key) in FORMAT: "
+                     "redisson or setnx; one NAME")
+        ->option_text("FORMAT")
+        ->excludes(json)
+        ->excludes(names);
     app_->footer(exit_status_help(HelpPage::status));
 }
 
 Result<StatusPlan> StatusCommand::plan(const GlobalOptions& globals) const {
     if (names_only_ && !names_.empty())
         return usage_error("--names lists every name in use; it takes no NAME");
+    if (app_->count("--compat") > 0)
+        return compat_plan(globals);
     StatusPlan plan;
     plan.names = names_;
     plan.watch = app_->count("--watch") > 0;
@@ -94,7 +104,26 @@ Result<StatusPlan> StatusCommand::plan(const GlobalOptions& globals) const {
     return plan;
 }
 
+Result<StatusPlan> StatusCommand::compat_plan(const GlobalOptions& globals) const {
+    StatusPlan plan;
+    TRY_ASSIGN(plan.compat, parse_compat(compat_));
+    const auto format = lock::compat_name(*plan.compat);
+    if (app_->count("--watch") > 0 || wide_)
+        return usage_error(fmt::format("--compat {}: one line about one key: not with --watch or "
+                                       "--wide",
+                                       format));
+    if (names_.size() != 1)
+        return usage_error(fmt::format("--compat {}: one NAME only (the other side's key); got {}",
+                                       format, names_.size()));
+    plan.names = names_;
+    TRY_ASSIGN(plan.target, compat_target_for(globals, *plan.compat, names_.front()));
+    return plan;
+}
+
 Result<int> StatusCommand::run(const StatusPlan& plan) {
+    if (plan.compat)
+        return app::compat_status(*store_for(plan.target), plan.target, *plan.compat,
+                                  plan.names.front());
     if (plan.watch)
         return watch(plan);
     const app::Target& ready = plan.target;

@@ -27,6 +27,10 @@ std::optional<CompatFormat> compat_of(std::string_view text) {
     return std::nullopt;
 }
 
+std::string_view compat_key_type(CompatFormat format) {
+    return format == CompatFormat::redisson ? "hash" : "string";
+}
+
 Result<std::string> validate_compat_name(std::string_view name) {
     if (name.empty() || name.size() > kMaxCompatName)
         return usage_error(fmt::format("a --compat name is the other side's Redis key: 1-{} "

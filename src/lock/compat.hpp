@@ -2,9 +2,11 @@
 
 #include "util/error.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dlock::lock {
 
@@ -28,6 +30,23 @@ Result<std::string> validate_compat_name(std::string_view name);
 // The owner value dlock stores for a lease of `format`, made from its 128-bit hex owner token:
 // setnx the token itself; redisson a field shaped as Redisson's `<client uuid>:<thread id>`.
 std::string compat_owner(CompatFormat format, std::string_view owner_token);
+
+// The Redis type of a lock of `format`: "hash" (redisson) or "string" (setnx).
+std::string_view compat_key_type(CompatFormat format);
+
+// One holder of another library's lock: a Redisson field and its reentrant count, or a setnx
+// value (count 1).
+struct CompatHolder {
+    std::string owner;
+    int64_t count = 1;
+};
+
+// The other side's key as `status --compat` shows it and `release --force --compat` breaks it.
+struct CompatReading {
+    std::string type;                  // the key's Redis type: "none" when it is free
+    int64_t left_ms = -2;              // its PTTL: -1 no expiry, -2 no key
+    std::vector<CompatHolder> holders; // when `type` is the format's
+};
 
 // Redisson's unlock channel of the lock `name` (pubsub/LockPubSub.java).
 std::string redisson_channel(std::string_view name);

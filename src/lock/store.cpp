@@ -11,6 +11,15 @@ Result<void> require(bool offered, const Capabilities& capabilities, std::string
     return usage_error(fmt::format("{} {}", what, capabilities.lacking));
 }
 
+Result<CompatReading> Store::compat_status(CompatFormat, const std::string&) {
+    return usage_error(fmt::format("--compat {}", capabilities().lacking));
+}
+
+Result<CompatReading> Store::compat_force_release(CompatFormat, const std::string&, const Keys&,
+                                                  const HolderInfo&) {
+    return usage_error(fmt::format("--compat {}", capabilities().lacking));
+}
+
 std::string_view HistoryEntry::field(std::string_view name) const {
     for (const auto& [k, v] : fields)
         if (k == name)

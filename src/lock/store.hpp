@@ -137,6 +137,14 @@ class Store {
     // the other library's format at keys.lock (the other side's key). With capabilities().compat
     // only; by default none (an empty Leases).
     virtual Leases compat_leases(CompatFormat) { return {}; }
+    // `status --compat FORMAT NAME`: the other side's key `key` as it is. With
+    // capabilities().compat only.
+    virtual Result<CompatReading> compat_status(CompatFormat format, const std::string& key);
+    // `release --force --compat FORMAT NAME`: deletes `key` when it is a lock of `format`
+    // (whoever holds it), with the format's unlock message, and records `forcer` in the history
+    // of `keys` (dlock's side). Returns what it broke; a key of another type is left alone.
+    virtual Result<CompatReading> compat_force_release(CompatFormat format, const std::string& key,
+                                                       const Keys& keys, const HolderInfo& forcer);
 
     // The names under `prefix` in `scope` (in use: held, waited for, a semaphore or a latch;
     // known: also those with run counters), sorted; with a quorum, those found on any member.

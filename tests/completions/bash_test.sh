@@ -70,7 +70,7 @@ expect "dlock release --force --p" "--permit" dlock release --force --p
 expect "dlock release --force --permit " "" dlock release --force --permit ""
 expect "dlock release --force --a" "--all-permits" dlock release --force --a
 expect "dlock status --n" "--names" dlock status --n
-expect "dlock history --c" "--count" dlock history --c
+expect "dlock history --co" "--compat --count" dlock history --co
 expect "dlock latch wait --t" "--timeout-exit-code" dlock latch wait --t
 expect "dlock bench --h" "--help --handovers" dlock bench --h
 expect "dlock metrics --o" "--output" dlock metrics --o

@@ -2,6 +2,7 @@
 // process, in every shell present; the keeper ends with its owner, answers one release, and
 // signals the owner when the lease is lost.
 
+#include "e2e/acquire_script.hpp"
 #include "e2e/e2e_helpers.hpp"
 
 #include <dirent.h>
@@ -45,18 +46,6 @@ std::vector<std::string> shells() {
             }) == present.end())
             present.emplace_back(shell);
     return present;
-}
-
-// `body` run by `shell` with $DLOCK (the binary), $D (the scratch directory) and the server.
-std::unique_ptr<Process> script(const RedisServer& server, const TempDir& dir,
-                                const std::string& body, const std::string& shell = "/bin/sh") {
-    return std::make_unique<Process>(std::vector<std::string>{"-c", body},
-                                     clean_env({{"DLOCK", dlock_binary()},
-                                                {"D", dir.path()},
-                                                {"DLOCK_REDIS_URL", server.url()},
-                                                {"DLOCK_HOLD", "\x01unset"},
-                                                {"DLOCK_KEEPER_PID", "\x01unset"}}),
-                                     shell);
 }
 
 bool held(const RedisServer& server, const std::string& name = "job") {

@@ -48,6 +48,8 @@ extern const EmbeddedScript& compat_redisson_acquire; // Redisson's RLock: HINCR
 extern const EmbeddedScript& compat_redisson_renew;   // our field present -> PEXPIRE
 extern const EmbeddedScript& compat_redisson_release; // HINCRBY -1; DEL + PUBLISH 0 at zero
 extern const EmbeddedScript& compat_record;           // the dlock side's history and counters
+extern const EmbeddedScript& compat_status;           // `status --compat`: the key as it is
+extern const EmbeddedScript& compat_force_release;    // `release --force --compat`: DEL (+ 0)
 // Reading and history (redis/stores/status_reader.cpp, redis/stores/history.cpp).
 extern const EmbeddedScript& status;      // everything about one name (`dlock status`)
 extern const EmbeddedScript& sem_status;  // a semaphore permit by permit (`dlock sem status`)

@@ -55,4 +55,33 @@ Result<CompatReleaseReply> decode_redisson_release(ReplyView reply) {
     return out;
 }
 
+Result<lock::CompatReading> decode_compat_reading(ReplyView reply, const EmbeddedScript& script) {
+    TRY_ASSIGN(const auto f, ScriptFields::of(reply, script));
+    if (f.size() < 2)
+        return tl::unexpected(f.bad_shape());
+    lock::CompatReading out;
+    TRY_ASSIGN(out.type, f.text_at(0, "type"));
+    TRY_ASSIGN(out.left_ms, f.int_at(1, "ms left"));
+    if (out.type == "string") {
+        if (f.size() != 3)
+            return tl::unexpected(f.bad_shape());
+        TRY_ASSIGN(auto value, f.text_at(2, "value"));
+        out.holders.push_back({std::move(value), 1});
+    } else if (out.type == "hash") {
+        if (f.size() % 2 != 0)
+            return tl::unexpected(f.bad_shape());
+        for (size_t i = 2; i + 1 < f.size(); i += 2) {
+            lock::CompatHolder holder;
+            TRY_ASSIGN(holder.owner, f.text_at(i, "field"));
+            // A count that is not a number (not a Redisson hash after all) is shown as 0.
+            auto count = f.int_at(i + 1, "count");
+            holder.count = count ? *count : 0;
+            out.holders.push_back(std::move(holder));
+        }
+    } else if (f.size() != 2) {
+        return tl::unexpected(f.bad_shape());
+    }
+    return out;
+}
+
 } // namespace dlock::redis

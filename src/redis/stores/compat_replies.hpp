@@ -1,6 +1,8 @@
 #pragma once
 
+#include "lock/compat.hpp"
 #include "redis/protocol/reply.hpp"
+#include "redis/scripts/embedded_scripts.hpp"
 #include "util/error.hpp"
 
 #include <cstdint>
@@ -30,5 +32,8 @@ struct CompatReleaseReply {
     int64_t holds_left = 0;
 };
 Result<CompatReleaseReply> decode_redisson_release(ReplyView reply);
+
+// compat_status.lua and compat_force_release.lua: {type, PTTL, holder...}.
+Result<lock::CompatReading> decode_compat_reading(ReplyView reply, const EmbeddedScript& script);
 
 } // namespace dlock::redis

@@ -3,6 +3,7 @@
 #include "lock/lent_connection.hpp"
 #include "redis/protocol/server_error.hpp"
 #include "redis/stores/backends.hpp"
+#include "redis/stores/compat_inspection.hpp"
 #include "redis/stores/force_release.hpp"
 #include "redis/stores/history.hpp"
 #include "redis/stores/latch_store.hpp"
@@ -39,6 +40,19 @@ Result<ScriptSession*> SingleStore::session() {
         }
     }
     return &*session_;
+}
+
+Result<lock::CompatReading> SingleStore::compat_status(lock::CompatFormat, const std::string& key) {
+    TRY_ASSIGN(ScriptSession * s, session());
+    return read_compat(*s, key);
+}
+
+Result<lock::CompatReading> SingleStore::compat_force_release(lock::CompatFormat format,
+                                                              const std::string& key,
+                                                              const lock::Keys& keys,
+                                                              const lock::HolderInfo& forcer) {
+    TRY_ASSIGN(ScriptSession * s, session());
+    return force_release_compat(*s, format, key, keys, forcer);
 }
 
 Result<std::vector<std::string>> SingleStore::names(const std::string& prefix,

@@ -19,6 +19,11 @@ class SingleStore final : public lock::Store {
     int servers() const override { return 1; }
     lock::Leases leases(int64_t permits, const lock::HolderInfo& self, Millis ttl) override;
     lock::Leases compat_leases(lock::CompatFormat format) override;
+    Result<lock::CompatReading> compat_status(lock::CompatFormat format,
+                                              const std::string& key) override;
+    Result<lock::CompatReading> compat_force_release(lock::CompatFormat format,
+                                                     const std::string& key, const lock::Keys& keys,
+                                                     const lock::HolderInfo& forcer) override;
 
     Result<std::vector<std::string>> names(const std::string& prefix,
                                            lock::NameScope scope) override;

@@ -69,6 +69,8 @@ TEST_CASE("each script's handle is the embedded script of that name", "[scripts]
         {"compat_redisson_renew", &redis::scripts::compat_redisson_renew},
         {"compat_redisson_release", &redis::scripts::compat_redisson_release},
         {"compat_record", &redis::scripts::compat_record},
+        {"compat_status", &redis::scripts::compat_status},
+        {"compat_force_release", &redis::scripts::compat_force_release},
     };
     for (const auto& [name, handle] : handles) {
         INFO(name);
