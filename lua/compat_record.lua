@@ -33,5 +33,6 @@ elseif given.event == 'skip' then
   count_skip(runs, 'skipped_busy')
 end
 local id = redis.call(unpack(args))
+history_compact(history)
 redis.call('PEXPIRE', history, HISTORY_TTL_MS)
 return id

@@ -43,5 +43,6 @@ elseif given.event == 'skip' then
 end
 
 local id = redis.call(unpack(args))
+history_compact(history)
 redis.call('PEXPIRE', history, HISTORY_TTL_MS)
 return id
