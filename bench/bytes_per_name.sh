@@ -2,7 +2,9 @@
 # What a used name costs in Redis: used_memory before and after one `dlock run NAME -- true` on
 # each of N new names (default 300, after a warm-up that loads the scripts), divided by N; then
 # the same with --ephemeral, and what `dlock forget` of the first set frees. Also the MEMORY
-# USAGE of each key of one name.
+# USAGE of each key of one name. UNCOMPACTED=1: as before the history was compacted (RESTORE is
+# renamed away on that server, so the compaction's RESTORE fails, quietly, and the stream keeps the
+# node XADD allocated).
 #   bench/bytes_per_name.sh [N]        or        DLOCK=path bench/bytes_per_name.sh [N]
 set -euo pipefail
 # shellcheck source=bench/lib.sh
@@ -10,7 +12,11 @@ source "$(dirname "$0")/lib.sh"
 
 names=${1:-300}
 bench_build
-bench_start_redis
+if [[ -n ${UNCOMPACTED:-} ]]; then
+    bench_start_redis --rename-command RESTORE restore-renamed-by-bench
+else
+    bench_start_redis
+fi
 url=unix://$REDIS_SOCK
 
 used_memory() {
