@@ -36,7 +36,8 @@ bench_cleanup() {
 }
 
 # One redis-server, private to this run: unix socket in a temp dir plus a random free port on
-# 127.0.0.1 (never 6379), no persistence. Stopped by the EXIT trap.
+# 127.0.0.1 (never 6379), no persistence. Stopped by the EXIT trap. Arguments: more options of
+# redis-server.
 bench_start_redis() {
     BENCH_TMP=$(mktemp -d /tmp/dlock-bench.XXXXXX)
     REDIS_SOCK=$BENCH_TMP/redis.sock
@@ -47,7 +48,7 @@ bench_start_redis() {
         REDIS_PORT=$((20000 + RANDOM % 30000))
         redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --unixsocket "$REDIS_SOCK" \
             --unixsocketperm 700 --save '' --appendonly no --dir "$BENCH_TMP" \
-            --logfile "$BENCH_TMP/redis.log" &
+            --logfile "$BENCH_TMP/redis.log" "$@" &
         REDIS_PID=$!
         for _ in {1..50}; do
             kill -0 "$REDIS_PID" 2>/dev/null || break # port taken: redis-server exits

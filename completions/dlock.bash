@@ -8,7 +8,7 @@ _dlock_global_options='--help --version --redis --password-file --sentinel-user
     --verbose --quiet --syslog --no-syslog --log-format'
 _dlock_run_options='--help --no-wait --wait --timeout --shared --exclusive --conflict-exit-code
     --ttl --kill-after --lost-signal --command --min-hold --max-run --once-per --offset
-    --tolerance --once-per-strict --compat'
+    --tolerance --once-per-strict --compat --ephemeral'
 
 # Whether option $1 of subcommand path $2 takes the next word as its value.
 _dlock_takes_value() {
@@ -89,7 +89,7 @@ _dlock() {
         fi
         case "$path $word" in
         " run" | " acquire" | " sem" | " latch" | " status" | " history" | " check" | " release" | " config" | \
-            " bench" | " metrics" | "sem run" | "sem status" | "latch create" | "latch count-down" | \
+            " bench" | " metrics" | " forget" | "sem run" | "sem status" | "latch create" | "latch count-down" | \
             "latch wait" | "latch status")
             path=${path:+$path }$word
             ;;
@@ -151,7 +151,7 @@ _dlock_complete() {
     case $path in
     '')
         options=$_dlock_global_options
-        subcommands='run acquire sem latch status history check release config bench metrics'
+        subcommands='run acquire sem latch status history check release config bench metrics forget'
         ;;
     run)
         options=$_dlock_run_options
@@ -159,7 +159,8 @@ _dlock_complete() {
         ;;
     acquire)
         options='--help --no-wait --wait --timeout --shared --exclusive --conflict-exit-code
-            --ttl --kill-after --lost-signal --min-hold --max-run --compat --pid --format'
+            --ttl --kill-after --lost-signal --min-hold --max-run --ephemeral --compat --pid
+            --format'
         names=1
         ;;
     sem)
@@ -211,6 +212,10 @@ _dlock_complete() {
     bench) options='--help --cycles --waiters --handovers --name --json' ;;
     metrics)
         options='--help --output'
+        names=1
+        ;;
+    forget)
+        options='--help'
         names=1
         ;;
     esac

@@ -35,7 +35,7 @@ function __dlock_parse
             case '*'
                 switch "$path $word"
                     case ' run' ' acquire' ' sem' ' latch' ' status' ' history' ' check' ' release' ' config' \
-                        ' bench' ' metrics' 'sem run' 'sem status' 'latch create' 'latch count-down' \
+                        ' bench' ' metrics' ' forget' 'sem run' 'sem status' 'latch create' 'latch count-down' \
                         'latch wait' 'latch status'
                         set path (string trim -- "$path $word")
                 end
@@ -111,6 +111,7 @@ complete -c dlock -n $top -a release -d 'Break a lock or semaphore permits whoev
 complete -c dlock -n $top -a config -d 'Show the effective settings and their origin'
 complete -c dlock -n $top -a bench -d 'Measure this Redis as dlock uses it'
 complete -c dlock -n $top -a metrics -d 'Print Prometheus metrics for the textfile collector'
+complete -c dlock -n $top -a forget -d 'Remove what a free name leaves in Redis'
 
 # run, sem run and acquire.
 set -l runs '__dlock_at run "sem run" acquire'
@@ -128,6 +129,7 @@ complete -c dlock -n $runs -s h -l help -d 'Print help and exit'
 complete -c dlock -n '__dlock_at run acquire' -s s -l shared -d 'Take the lock shared'
 complete -c dlock -n '__dlock_at run acquire' -s x -l exclusive -d 'Take the lock exclusively (default)'
 complete -c dlock -n '__dlock_at run acquire' -l min-hold -x -d 'Keep the lock at least DURATION'
+complete -c dlock -n '__dlock_at run acquire' -l ephemeral -d 'Once released, leave nothing in Redis for a free name'
 complete -c dlock -n '__dlock_at acquire' -l pid -x -d 'Keep the lock until process PID exits'
 complete -c dlock -n '__dlock_at acquire' -l format -x -a 'sh json' -d 'Output format'
 complete -c dlock -n '__dlock_at run' -l once-per -x -d 'Run once successfully per PERIOD'
@@ -173,9 +175,9 @@ complete -c dlock -n '__dlock_at bench' -l handovers -x -d 'Handover samples per
 complete -c dlock -n '__dlock_at bench' -l name -x -d 'Name prefix of the bench keys'
 complete -c dlock -n '__dlock_at bench' -l json -d 'Print JSON'
 complete -c dlock -n '__dlock_at metrics' -s o -l output -r -F -d 'Write FILE atomically instead of stdout'
-complete -c dlock -n '__dlock_at sem latch "sem status" "latch status" "latch create" "latch count-down" "latch wait" status history check release config bench metrics' \
+complete -c dlock -n '__dlock_at sem latch "sem status" "latch status" "latch create" "latch count-down" "latch wait" status history check release config bench metrics forget' \
     -s h -l help -d 'Print help and exit'
 
 # Names.
-complete -c dlock -n '__dlock_at run acquire "sem run" "sem status" status history check release metrics "latch create" "latch count-down" "latch wait" "latch status"' \
+complete -c dlock -n '__dlock_at run acquire "sem run" "sem status" status history check release metrics forget "latch create" "latch count-down" "latch wait" "latch status"' \
     -a '(__dlock_names)' -d name

@@ -88,11 +88,12 @@ if op == 'strict' or op == 'done' then
   redis.call('HSET', slot_key, 'slot', string.format('%d', slot), 'host', ARGV[8], 'pid', ARGV[9],
              'user', ARGV[10], 'at', string.format('%d', now_ms), 'fence', ARGV[11], 'period',
              ARGV[4], 'offset', ARGV[5], 'by', op)
-  -- Kept a period past the slot's end (boundary + tolerance), so that every run of the slot,
-  -- however late its host's clock, finds it done; and a period past now for a run that outlasted
-  -- its slot.
+  -- Kept past the slot's end (boundary + tolerance), so that every run of the slot, however
+  -- late its host's clock, finds it done; and past now for a run that outlasted its slot. By a
+  -- period, but at most a day: after its slot a mark decides nothing (every claim is for a later
+  -- slot), so a yearly rule's mark need not outlive its year by another one.
   local slot_end = (slot + 1) * period + offset - tolerance
-  local keep = math.max(slot_end + tolerance, now_ms) + period
+  local keep = math.max(slot_end + tolerance, now_ms) + math.min(period, 86400000)
   redis.call('PEXPIREAT', slot_key, string.format('%d', keep))
 end
 if bogus then

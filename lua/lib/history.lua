@@ -11,6 +11,20 @@ local function ms(n)
   return string.format('%d', n)
 end
 
+-- A new stream's first node is allocated for a full node (stream-node-max-bytes) whatever it
+-- holds; a copy made by DUMP and RESTORE holds its entries alone, and later entries grow it
+-- by what they take. A name used once or twice would otherwise cost that node in Redis for the
+-- history's whole life. Cheap while the stream is that short, and never fails the caller.
+local function history_compact(history)
+  local length = redis.pcall('XLEN', history)
+  if length == 1 or length == 2 then
+    local dumped = redis.pcall('DUMP', history)
+    if type(dumped) == 'string' then
+      redis.pcall('RESTORE', history, '0', dumped, 'REPLACE')
+    end
+  end
+end
+
 -- Append an event (its fields: the arguments after `history`, names and values alternating) to
 -- the stream `history` (nil: no history kept), capped at about 1000 entries and kept 30 days
 -- after its last write. It must never fail the operation it records: an error is returned, not
@@ -23,6 +37,7 @@ local function history_add(history, ...)
   if type(added) == 'table' and added.err then
     return added.err
   end
+  history_compact(history)
   redis.pcall('PEXPIRE', history, HISTORY_TTL_MS)
   return nil
 end

@@ -28,6 +28,7 @@ end
 -- Appends the event `args` and keeps the history another HISTORY_TTL_MS. Returns the entry id.
 local function history_event_add(history, args)
   local id = redis.call(unpack(args))
+  history_compact(history)
   redis.call('PEXPIRE', history, HISTORY_TTL_MS)
   return id
 end

@@ -1,5 +1,6 @@
 #include "app/acquire.hpp"
 
+#include "app/forget.hpp"
 #include "app/keeper.hpp"
 #include "app/run_environment.hpp"
 #include "app/run_history.hpp"
@@ -183,9 +184,7 @@ Result<pid_t> start_keeper(const Keeping& keeping) {
     _exit(status);
 }
 
-} // namespace
-
-Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions options) {
+Result<int> acquire_leases(lock::Store& store, const Target& target, AcquireOptions& options) {
     RunOptions& run = options.run;
     TRY(check_offered(store, run));
     // Before anything is written to the store: a connection per server, twice.
@@ -222,14 +221,26 @@ Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions opt
     const std::string hold = process::new_hold_id();
     const std::string holds = holds_of(owner.pid()) + hold;
     auto keeper = process::listen_for_hold(hold).and_then([&](int listener) {
-        return start_keeper(
-            {backend, leases, run, self, owner, script, listener, reentered(run, owners)});
+        return start_keeper({backend, leases, run, self, owner, script, listener,
+                             reentered(run, owners), run.ephemeral ? &store : nullptr,
+                             target.prefix});
     });
     if (!keeper) {
         leases.release_all(backend);
         return tl::unexpected(keeper.error());
     }
     hand_over(holds, hold, *keeper, options.format);
+}
+
+} // namespace
+
+Result<int> acquire(lock::Store& store, const Target& target, AcquireOptions options) {
+    auto status = acquire_leases(store, target, options);
+    // Held, it never returns (its keeper forgets the names after the release); refused, a
+    // skip's records are forgotten once the name is free.
+    if (options.run.ephemeral && (status || status.error().fault != Fault::unavailable))
+        forget_if_free(store, target.prefix, options.run.names);
+    return status;
 }
 
 std::vector<std::string> listed_holds(const char* text) {

@@ -1,5 +1,6 @@
 #include "app/keeper.hpp"
 
+#include "app/forget.hpp"
 #include "app/run_history.hpp"
 #include "app/stop_policy.hpp"
 #include "process/guardian.hpp"
@@ -217,6 +218,8 @@ std::pair<int, std::string> Keeper::release(std::optional<int> exit_status) {
                   : name);
     }
     k_.leases.release_all(k_.backend, ending);
+    if (k_.ephemeral)
+        forget_if_free(*k_.ephemeral, k_.prefix, k_.options.names);
     if (!gone.empty() && rule_.stopping() && stop_status_ != exit_code::lease_lost) {
         // --max-run stopped the owner, and a lease was lost meanwhile: lost wins, as in run.
         stop_status_ = exit_code::lease_lost;

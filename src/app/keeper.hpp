@@ -3,6 +3,7 @@
 #include "app/run.hpp"
 #include "lock/backend.hpp"
 #include "lock/lease_set.hpp"
+#include "lock/store.hpp"
 #include "process/owner.hpp"
 
 #include <string>
@@ -22,6 +23,9 @@ struct Keeping {
     int listener;
     // The names this hold re-entered (an outer hold of the script keeps them after its release).
     std::vector<std::string> reentered;
+    // --ephemeral: where the names are forgotten after the release (nullptr: they are kept).
+    lock::Store* ephemeral = nullptr;
+    std::string prefix;
 };
 
 // The keeper, in the child of fork(): renews the leases until the owner exits (then releases

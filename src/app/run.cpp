@@ -1,5 +1,6 @@
 #include "app/run.hpp"
 
+#include "app/forget.hpp"
 #include "app/once_per.hpp"
 #include "app/run_environment.hpp"
 #include "app/run_history.hpp"
@@ -142,9 +143,7 @@ Result<int> supervise(const RunOptions& options, const lock::HolderInfo& self,
     return status;
 }
 
-} // namespace
-
-Result<int> run(lock::Store& store, const Target& target, const RunOptions& options) {
+Result<int> run_leased(lock::Store& store, const Target& target, const RunOptions& options) {
     TRY(check_offered(store, options));
     // Before anything is written to the store: a connection per server, twice.
     TRY(check_fd_budget(kRunFds + 2 * (store.servers() - 1)));
@@ -183,6 +182,17 @@ Result<int> run(lock::Store& store, const Target& target, const RunOptions& opti
         guardian.emplace(process::Guardian::start());
     return supervise(options, self, backend, leases, std::move(*guardian),
                      std::get_if<ClaimedSlot>(&decision), slots.get());
+}
+
+} // namespace
+
+Result<int> run(lock::Store& store, const Target& target, const RunOptions& options) {
+    auto status = run_leased(store, target, options);
+    // Also after a refusal or a timed-out wait: their records are forgotten once the name is free
+    // (a Redis found unreachable is not asked again).
+    if (options.ephemeral && (status || status.error().fault != Fault::unavailable))
+        forget_if_free(store, target.prefix, options.names);
+    return status;
 }
 
 } // namespace dlock::app

@@ -38,6 +38,9 @@ struct RunOptions {
     // --compat FORMAT: the lease is taken in another library's format, NAME being that side's
     // Redis key (one name, exclusive; see lock/compat.hpp).
     std::optional<lock::CompatFormat> compat;
+    // --ephemeral: once its leases are released, a free name is forgotten (app/forget.hpp): no
+    // history, run counters, fencing counter or slot is left behind.
+    bool ephemeral = false;
 };
 
 // `dlock run`: take the lease on every name (or none), run the command while watchdogs renew

@@ -15,6 +15,7 @@ enum class HelpPage {
     latch,
     status,
     history,
+    forget,
     release,
     bench,
     config,

@@ -5,6 +5,7 @@
 #include "cli/check_command.hpp"
 #include "cli/config_command.hpp"
 #include "cli/exit_help.hpp"
+#include "cli/forget_command.hpp"
 #include "cli/help_formatter.hpp"
 #include "cli/history_command.hpp"
 #include "cli/latch_command.hpp"
@@ -80,7 +81,7 @@ constexpr Entry kSubcommands[] = {
     {"status", add<StatusCommand>},   {"history", add<HistoryCommand>},
     {"release", add<ReleaseCommand>}, {"sem", add<SemCommand>},
     {"config", add<ConfigCommand>},   {"check", add<CheckCommand>},
-    {"metrics", add<MetricsCommand>},
+    {"metrics", add<MetricsCommand>}, {"forget", add<ForgetCommand>},
 };
 
 // The first thing `dlock --help` shows after its usage line: what a cron job needs.

@@ -96,6 +96,15 @@ Result<void> set_max_run(std::string_view value, RunOptions& o) {
     return {};
 }
 
+// After --min-hold: a lock kept past its release would be left to expire with its records.
+Result<void> set_ephemeral(std::string_view, RunOptions& o) {
+    if (o.min_hold > Millis(0))
+        return usage_error("--ephemeral: not with --min-hold (the lock is kept after the "
+                           "release, and its records with it)");
+    o.ephemeral = true;
+    return {};
+}
+
 constexpr RunKinds kRun = static_cast<RunKinds>(RunKind::run);
 constexpr RunKinds kSemaphore = static_cast<RunKinds>(RunKind::semaphore);
 constexpr RunKinds kAcquire = static_cast<RunKinds>(RunKind::acquire);
@@ -176,6 +185,12 @@ constexpr std::array kRows{
                  .acquire_help = "stop the owner DURATION after acquiring (the --lost-signal, "
                                  "then SIGKILL after --kill-after); release then exits {timed_out}",
                  .apply = set_max_run},
+    // Checked with --once-per and --compat once every option is read (parse_run_options).
+    RunOptionRow{.flag = "--ephemeral",
+                 .help = "once released, leave nothing in Redis for a free NAME: no history, run "
+                         "counters, fencing counter or slot (tokens restart from Redis's clock)",
+                 .takes = kLockKinds,
+                 .apply = set_ephemeral},
     // At most one successful run per slot of the server's clock: a slot is done by a command's
     // success, which neither `sem run` nor `acquire` has. Read as a group by parse_once_per.
     RunOptionRow{.flag = "--once-per",

@@ -102,6 +102,12 @@ Result<app::RunOptions> parse_run_options(const RunArgs& args) {
             TRY(row.apply(*value, o));
     TRY(parse_once_per(args, o));
     TRY(check_compat(args.kind, o));
+    if (o.ephemeral && o.once_per)
+        return usage_error("--ephemeral: not with --once-per (the slot done is what --once-per "
+                           "keeps, and --ephemeral would forget it)");
+    if (o.ephemeral && o.compat)
+        return usage_error("--ephemeral: not with --compat (the lease is the other side's key, "
+                           "which dlock does not forget)");
     return o;
 }
 

@@ -104,6 +104,18 @@ struct MemberBroken {
     Result<BrokenLock> broken;
 };
 
+// What `dlock forget` did to a name on one server of the store (as MemberStatus names them).
+struct Forgotten {
+    // What holds the name (nothing was removed), "" when it was free.
+    enum class Held { free, exclusive, shared, permits } held = Held::free;
+    int64_t removed = 0; // keys removed: history, run counters, fencing counter, slot
+};
+
+struct MemberForgotten {
+    std::string name;
+    Result<Forgotten> forgotten;
+};
+
 // One permit of a semaphore, broken.
 struct BrokenPermit {
     std::string permit; // its id
@@ -157,6 +169,9 @@ class Store {
     // Breaks the lock whoever holds it; `forcer` goes into the history.
     virtual Result<std::vector<MemberBroken>>
     force_release(const Keys& keys, const HolderInfo& forcer, Millis heartbeat) = 0;
+    // Removes a free name's history, run counters, fencing counter and once-per slot in one
+    // script; a held name is left as it is. Under a quorum, each member decides on its own.
+    virtual Result<std::vector<MemberForgotten>> forget(const Keys& keys) = 0;
 
     // With capabilities().semaphores only.
     virtual Result<SemaphorePermits> semaphore(const std::string& prefix,

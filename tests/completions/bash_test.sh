@@ -44,7 +44,7 @@ expect() {
 }
 
 # Subcommands.
-expect "dlock " "run acquire sem latch status history check release config bench metrics" dlock ""
+expect "dlock " "run acquire sem latch status history check release config bench metrics forget" dlock ""
 expect "dlock r" "run release" dlock r
 expect "dlock -v --prefix p --redis unix:///r.sock st" "status" \
     dlock -v --prefix p --redis unix : ///r.sock st

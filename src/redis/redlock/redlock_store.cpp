@@ -107,6 +107,16 @@ Result<std::vector<lock::MemberBroken>> RedlockStore::force_release(const lock::
     return out;
 }
 
+Result<std::vector<lock::MemberForgotten>> RedlockStore::forget(const lock::Keys& keys) {
+    TRY_ASSIGN(auto forgotten,
+               on_every_member<lock::Forgotten>(
+                   members_, [&](ScriptSession& session) { return forget_name(session, keys); }));
+    std::vector<lock::MemberForgotten> out;
+    for (size_t i = 0; i < members_.size(); ++i)
+        out.push_back({member_name(members_, i), std::move(forgotten[i])});
+    return out;
+}
+
 Result<lock::SemaphorePermits> RedlockStore::semaphore(const std::string&, const std::string&) {
     return not_offered();
 }

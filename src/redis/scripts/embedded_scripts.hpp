@@ -27,6 +27,7 @@ extern const EmbeddedScript& release;       // drop one hold, wake who can proce
 extern const EmbeddedScript& leave;         // a waiter gives up its place in the queue
 extern const EmbeddedScript& force_release; // `dlock release --force NAME`
 extern const EmbeddedScript& fence_commit;  // Redlock: commit the token chosen by a quorum
+extern const EmbeddedScript& forget;        // `dlock forget NAME`: a free name's records go
 // Semaphores (redis/stores/semaphore_backend.cpp, redis/stores/force_release.cpp).
 extern const EmbeddedScript& sem_acquire;       // take or queue for one of LIMIT permits
 extern const EmbeddedScript& sem_renew;         // extend a permit we still hold

@@ -34,4 +34,13 @@ Result<BrokenPermits> force_release_permits(ScriptSession& session, const lock::
     return std::move(decoded.broken);
 }
 
+Result<lock::Forgotten> forget_name(ScriptSession& session, const lock::Keys& keys) {
+    auto reply = session.run(
+        scripts::forget,
+        {keys.lock, keys.readers, keys.permits, keys.history, keys.runs, keys.fence, keys.slot},
+        {});
+    TRY(reply);
+    return decode_forget(*reply);
+}
+
 } // namespace dlock::redis

@@ -30,4 +30,8 @@ Result<BrokenPermits> force_release_permits(ScriptSession& session, const lock::
                                             std::string_view permit, const lock::HolderInfo& forcer,
                                             Millis heartbeat);
 
+// `dlock forget`: a free name's history, run counters, fencing counter and slot removed in one
+// script (lua/forget.lua), or nothing when the name is held.
+Result<lock::Forgotten> forget_name(ScriptSession& session, const lock::Keys& keys);
+
 } // namespace dlock::redis

@@ -191,6 +191,17 @@ Result<ForceReleaseReply> decode_force_release(ReplyView reply) {
     return out;
 }
 
+Result<lock::Forgotten> decode_forget(ReplyView reply) {
+    TRY_ASSIGN(const auto fields, ScriptFields::of(reply, scripts::forget));
+    if (fields.size() != 2)
+        return tl::unexpected(fields.bad_shape());
+    TRY_ASSIGN(const size_t held, fields.one_of_at(0, "held", {"", "x", "s", "p"}));
+    lock::Forgotten out;
+    out.held = static_cast<lock::Forgotten::Held>(held);
+    TRY_ASSIGN(out.removed, fields.int_at(1, "keys removed"));
+    return out;
+}
+
 Result<SemForceReleaseReply> decode_sem_force_release(ReplyView reply) {
     SemForceReleaseReply out;
     TRY_ASSIGN(const auto f, force_head(reply, scripts::sem_force_release, 3, out.broken.woken,

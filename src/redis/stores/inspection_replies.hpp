@@ -36,6 +36,9 @@ struct ForceReleaseReply {
 };
 Result<ForceReleaseReply> decode_force_release(ReplyView reply);
 
+// lua/forget.lua: {held ("", "x", "s" or "p"), keys removed}.
+Result<lock::Forgotten> decode_forget(ReplyView reply);
+
 // lua/sem_force_release.lua: {waiters woken, history error or "", permits still held, then per
 // permit broken: {permit id, host, pid, user, cmd, since ms, fencing token}}.
 struct SemForceReleaseReply {

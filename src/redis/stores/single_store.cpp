@@ -90,6 +90,14 @@ Result<std::vector<lock::MemberBroken>> SingleStore::force_release(const lock::K
     return out;
 }
 
+Result<std::vector<lock::MemberForgotten>> SingleStore::forget(const lock::Keys& keys) {
+    TRY_ASSIGN(ScriptSession * s, session());
+    TRY_ASSIGN(auto forgotten, forget_name(*s, keys));
+    std::vector<lock::MemberForgotten> out;
+    out.push_back({"", std::move(forgotten)});
+    return out;
+}
+
 Result<lock::SemaphorePermits> SingleStore::semaphore(const std::string& prefix,
                                                       const std::string& name) {
     TRY_ASSIGN(ScriptSession * s, session());

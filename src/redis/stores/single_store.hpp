@@ -33,6 +33,7 @@ class SingleStore final : public lock::Store {
     Result<std::vector<lock::MemberBroken>> force_release(const lock::Keys& keys,
                                                           const lock::HolderInfo& forcer,
                                                           Millis heartbeat) override;
+    Result<std::vector<lock::MemberForgotten>> forget(const lock::Keys& keys) override;
     Result<lock::SemaphorePermits> semaphore(const std::string& prefix,
                                              const std::string& name) override;
     Result<lock::BrokenPermits> force_release_permits(const lock::Keys& keys,

@@ -48,6 +48,7 @@ class FakeStore : public lock::Store {
     force_release(const lock::Keys&, const lock::HolderInfo&, Millis) override {
         return unused();
     }
+    Result<std::vector<lock::MemberForgotten>> forget(const lock::Keys&) override { return {}; }
     Result<lock::SemaphorePermits> semaphore(const std::string&, const std::string&) override {
         return unused();
     }

@@ -49,6 +49,7 @@ TEST_CASE("each script's handle is the embedded script of that name", "[scripts]
         {"leave", &redis::scripts::leave},
         {"force_release", &redis::scripts::force_release},
         {"fence_commit", &redis::scripts::fence_commit},
+        {"forget", &redis::scripts::forget},
         {"sem_acquire", &redis::scripts::sem_acquire},
         {"sem_renew", &redis::scripts::sem_renew},
         {"sem_release", &redis::scripts::sem_release},
