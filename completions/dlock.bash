@@ -193,7 +193,7 @@ _dlock_complete() {
         ((positionals == 0)) && names=1
         ;;
     status)
-        options='--help --json --names --wide --watch --compat'
+        options='--help --json --names --wide --watch --all --compat'
         names=1
         ;;
     history)

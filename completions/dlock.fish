@@ -157,6 +157,7 @@ complete -c dlock -n '__dlock_at "sem status" "latch status" status' -l json -d 
 complete -c dlock -n '__dlock_at status' -l names -d 'Print only the names in use'
 complete -c dlock -n '__dlock_at status' -s l -l wide -d 'Show every column'
 complete -c dlock -n '__dlock_at status' -l watch -d 'Redraw at a terminal every INTERVAL (default 1s) until Ctrl-C'
+complete -c dlock -n '__dlock_at status' -l all -d 'Every known name with its last run'
 complete -c dlock -n '__dlock_at history' -s n -l count -x -d 'Show the newest COUNT entries'
 complete -c dlock -n '__dlock_at history' -l json -d 'Print a JSON array'
 complete -c dlock -n '__dlock_at status history release' -l compat -x -a 'redisson setnx' \

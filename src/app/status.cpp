@@ -30,6 +30,14 @@ Result<StatusAnswer> status(lock::Store& store, const Target& target,
         answer.exit_status = answer.names.empty() ? exit_code::nothing : exit_code::ok;
         return answer;
     }
+    if (options.every_known) {
+        TRY_ASSIGN(const auto known, store.names(target.prefix, lock::NameScope::known));
+        if (known.empty())
+            return answer; // nothing known: no reading to make
+        TRY_ASSIGN(answer.reading, store.status(target.prefix, known));
+        answer.exit_status = exit_code::ok;
+        return answer;
+    }
     TRY_ASSIGN(answer.reading, store.status(target.prefix, options.names));
     answer.exit_status = any_in_use(answer.reading) ? exit_code::ok : exit_code::nothing;
     return answer;

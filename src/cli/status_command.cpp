@@ -3,6 +3,7 @@
 #include "app/compat_inspect.hpp"
 #include "app/status.hpp"
 #include "app/status_watch.hpp"
+#include "cli/all_view.hpp"
 #include "cli/command_support.hpp"
 #include "cli/compat_option.hpp"
 #include "cli/exit_help.hpp"
@@ -77,6 +78,12 @@ StatusCommand::StatusCommand(CLI::App& parent) {
                    "SINCE (the default fits 100 columns)")
         ->excludes(json)
         ->excludes(names);
+    app_->add_flag("--all", all_,
+                   "every name known under the prefix, free ones too, with its last run and "
+                   "last success (a table, or --json)")
+        ->excludes(names)
+        ->excludes("--watch")
+        ->excludes("--wide");
     app_->add_option("--compat", compat_,
                      "show the other library's lock NAME (its exact Redis key) in FORMAT: "
                      "redisson or setnx; one NAME")
@@ -89,8 +96,11 @@ StatusCommand::StatusCommand(CLI::App& parent) {
 Result<StatusPlan> StatusCommand::plan(const GlobalOptions& globals) const {
     if (names_only_ && !names_.empty())
         return usage_error("--names lists every name in use; it takes no NAME");
+    if (all_ && !names_.empty())
+        return usage_error("--all lists every name known under the prefix; it takes no NAME");
     if (app_->count("--compat") > 0)
-        return compat_plan(globals);
+        return all_ ? usage_error("--compat shows one key of another library; not with --all")
+                    : compat_plan(globals);
     StatusPlan plan;
     plan.names = names_;
     plan.watch = app_->count("--watch") > 0;
@@ -128,7 +138,11 @@ Result<int> StatusCommand::run(const StatusPlan& plan) {
         return watch(plan);
     const app::Target& ready = plan.target;
     const auto store = store_for(ready);
-    TRY_ASSIGN(const auto answer, app::status(*store, ready, {names_, json_, names_only_}));
+    TRY_ASSIGN(const auto answer, app::status(*store, ready, {names_, json_, names_only_, all_}));
+    if (all_) {
+        out::write(json_ ? all_json(answer) : all_table(answer, ready.prefix));
+        return answer.exit_status;
+    }
     const StatusStyle style = names_only_ ? StatusStyle::names
                               : json_     ? StatusStyle::json
                               : wide_     ? StatusStyle::wide

@@ -40,6 +40,7 @@ class StatusCommand final : public PlannedCommand<StatusCommand> {
     bool json_ = false;
     bool names_only_ = false;
     bool wide_ = false;
+    bool all_ = false;
     std::string compat_;
 };
 
