@@ -2,7 +2,8 @@
 --
 --   redis-cli --eval build/lua/acquire.lua dlock:{job}:lock dlock:{job}:fence dlock:{job}:queue \
 --     dlock:{job}:alive dlock:{job}:wake: dlock:{job}:readers dlock:{job}:rinfo \
---     dlock:{job}:xqueue dlock:{job}:history dlock:{job}:runs dlock:{job}:winfo , OWNER HOLD \
+--     dlock:{job}:xqueue dlock:{job}:history dlock:{job}:runs dlock:{job}:paused \
+--     dlock:{job}:winfo , OWNER HOLD \
 --     TTL_MS WAITER HEARTBEAT_MS HOST PID USER CMD MODE FINAL
 --
 -- KEYS: exclusive holder hash, fencing counter, waiter queue (zset id -> arrival us), waiter
@@ -10,9 +11,10 @@
 --       (zset hold id -> deadline ms), shared hold info (hash), exclusive waiters (zset), and
 --       optionally the history stream: a new acquisition, and the refusal of a caller that does
 --       not queue (WAITER "": its final answer), are recorded there; optionally the run
---       counters (lib/runs.lua), where that refusal counts as skipped_busy; optionally the
---       waiters' details (hash): given, grants are on (lib/grant.lua): an exclusive waiter leaves there
---       what a release needs to hand it the lock.
+--       counters (lib/runs.lua), where that refusal counts as skipped_busy; the pause of the
+--       name (hash, lua/pause.lua); optionally the waiters' details (hash): given, grants are on
+--       (lib/grant.lua): an exclusive waiter leaves there what a release needs to hand it the
+--       lock.
 -- ARGV: owner token, hold id (unique per request, so a retried call is a replay, not a second
 --       hold), lease ms, waiter id ("" = do not queue), heartbeat ms, holder host/pid/user/cmd,
 --       mode "x" (exclusive, default) or "s" (shared), and "0" when a refusal without a queue is
@@ -24,7 +26,12 @@
 --          exclusive holder, or the oldest shared holder; "held until" is the server ms until
 --          which a finished holder's --min-hold keeps the lease, else 0; then the ms a queued
 --          caller may stay silent before it counts as dead, 0 if not queued), or
---         {-1} for an exclusive request by an owner holding the name shared (no upgrades).
+--         {-1} for an exclusive request by an owner holding the name shared (no upgrades), or
+--         {-2, paused until ms (0: no end), paused by, host, reason, since ms, recorded} when the
+--         name is paused: a new hold is refused whatever the caller's wait, and the caller
+--         leaves the queue. A re-entry or a replay by an owner that holds it is not refused.
+--         Recorded (1) in the history as a skip and counted as skipped_paused unless FINAL is
+--         "0" (the caller records its final answer itself).
 --         When the history could not be written, its error is appended to the reply.
 
 -- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys").
@@ -39,7 +46,7 @@ local readers, rinfo, xqueue = KEYS[6], KEYS[7], KEYS[8]
 local owner, hold, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local waiter, heartbeat = ARGV[4], tonumber(ARGV[5])
 local shared = ARGV[10] == 's'
-local history = KEYS[9]
+local history, paused = KEYS[9], KEYS[11]
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -68,7 +75,7 @@ end
 
 -- Usually nobody holds, reads or queues: one look at the three keys (a missing key holds nobody)
 -- then spares the ownership, reader and queue checks, and the caller has no queue entry either.
-local idle = redis.call('EXISTS', lock, readers, queue) == 0
+local idle = redis.call('EXISTS', lock, readers, queue, paused) == 0
 if idle and not shared then
   return take_exclusive()
 end
@@ -80,7 +87,7 @@ end
 --@include lib/grant.lua
 --@include lib/runs.lua
 
-local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[11],
+local q = {queue = queue, xqueue = xqueue, alive = alive, wake = wake, info = KEYS[12],
            fence = fence, history = history, heartbeat = heartbeat}
 
 -- Shared holds whose lease ran out belong to crashed holders: drop them.
@@ -150,6 +157,26 @@ local function refuse(grant_left)
                      tonumber(h[7] or 0), window}, err)
 end
 
+-- The name is paused: refused, out of the queue, whatever the wait.
+local function refuse_paused()
+  if waiter ~= '' then
+    drop_waiter(q, waiter)
+  end
+  local p = redis.call('HMGET', paused, 'by', 'host', 'reason', 'since', 'until')
+  local err, recorded = nil, 0
+  if ARGV[11] ~= '0' then
+    recorded = 1
+    count_skip(KEYS[10], 'skipped_paused')
+    local by = (p[2] or '') ~= '' and (p[1] or '') .. '@' .. p[2] or p[1]
+    err = history_add_present(history, 'event', 'skip', 'mode', shared and 's' or 'x',
+                              'host', ARGV[6], 'pid', ARGV[7], 'user', ARGV[8],
+                              'command', ARGV[9], 'reason', 'paused', 'paused_by', by,
+                              'until_ms', p[5] ~= '0' and p[5] or '')
+  end
+  return with_error({-2, tonumber(p[5] or 0), p[1] or '', p[2] or '', p[3] or '',
+                     tonumber(p[4] or 0), recorded}, err)
+end
+
 local function take_shared(token)
   redis.call('ZADD', readers, now_ms + ttl, hold)
   redis.call('HSET', rinfo, hold,
@@ -178,6 +205,10 @@ if current == owner then
   forget_waiter()
   local h = redis.call('HMGET', lock, 'fence', 'holds')
   return {1, tonumber(h[1]), tonumber(h[2]), 'x'}
+end
+-- Paused: nothing new is held. An owner that reads already re-enters (or replays) below.
+if redis.call('EXISTS', paused) == 1 and redis.call('HEXISTS', rinfo, 'o:' .. owner) == 0 then
+  return refuse_paused()
 end
 if current then
   -- A grant its waiter did not take in time is ended here, and the lock is free.

@@ -8,7 +8,8 @@
 --
 -- KEYS[1]: the history stream (capped at about 1000 entries, kept 30 days after its last
 -- write). KEYS[2] (optional): the run counters, where a `lost` event counts lost and a `skip`
--- counts skipped_slot_done (with a `slot` field) or skipped_busy. ARGV: field, value, ...; empty
+-- counts skipped_paused (with reason `paused`), skipped_slot_done (with a `slot` field) or
+-- skipped_busy. ARGV: field, value, ...; empty
 -- values are left out. With a duration_ms field, the event ended now and started duration_ms
 -- ago, both in server time (end_ms, start_ms).
 -- Returns the entry id.
@@ -22,6 +23,8 @@ local args, given = history_event(history, now_ms)
 if given.event == 'lost' then
   count_run(KEYS[2], 'lost', given.host or '', given.exit_status or '',
             string.format('%.0f', now_ms), string.format('%.0f', tonumber(given.duration_ms) or 0))
+elseif given.event == 'skip' and given.reason == 'paused' then
+  count_skip(KEYS[2], 'skipped_paused')
 elseif given.event == 'skip' then
   count_skip(KEYS[2], given.slot and 'skipped_slot_done' or 'skipped_busy')
 end

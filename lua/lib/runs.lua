@@ -1,7 +1,7 @@
 -- lib/runs.lua: count a name's runs by outcome (lock/runs.hpp), in the hash `runs`
 -- ("<prefix>:{NAME}:runs"), from the scripts that write its history.
 --
--- Fields: one counter per outcome (ok, failed, timed_out, lost, skipped_busy,
+-- Fields: one counter per outcome (ok, failed, timed_out, lost, skipped_busy, skipped_paused,
 -- skipped_slot_done, unknown); the last finished run (last_outcome, last_end_ms, last_duration_ms,
 -- last_exit, last_host) and the last success (success_end_ms, success_duration_ms,
 -- success_host). Counters only grow, so they outlive the history's trimming; the hash expires a
@@ -29,7 +29,7 @@ local function count_run(runs, outcome, host, exit_status, end_ms, duration_ms)
   redis.pcall('PEXPIRE', runs, RUNS_TTL_MS)
 end
 
--- A run that did not start: `outcome` is skipped_busy or skipped_slot_done.
+-- A run that did not start: `outcome` is skipped_busy, skipped_slot_done or skipped_paused.
 local function count_skip(runs, outcome)
   if not runs then
     return

@@ -58,6 +58,20 @@ std::string other_party(const lock::HistoryEntry& e) {
     return out;
 }
 
+// What a pause, a resume or a skip of a paused name says: "paused by alice@ops-1 until 14:00:00".
+std::string pause_note(const lock::HistoryEntry& e, std::string_view event) {
+    const std::string until = e.field("until_ms").empty()
+                                  ? "until resumed"
+                                  : "until " + lock::local_time(e.number("until_ms"), e.time_ms);
+    const std::string reason =
+        e.field("reason").empty() ? "" : fmt::format(" ({})", e.field("reason"));
+    if (event == "pause")
+        return until + reason;
+    if (event == "resume")
+        return fmt::format("paused by {}{}", e.field("paused_by"), reason);
+    return fmt::format("paused by {} {}", e.field("paused_by"), until);
+}
+
 std::string details(const lock::HistoryEntry& e) {
     std::string out(e.field("command"));
     const auto event = e.field("event");
@@ -65,7 +79,9 @@ std::string details(const lock::HistoryEntry& e) {
     std::vector<std::string> notes;
     if (!e.field("waited_ms").empty())
         notes.push_back("waited " + format_duration(Millis(e.number("waited_ms"))));
-    if (event == "skip" && !e.field("reason").empty()) // --once-per: the slot was done
+    if (event == "pause" || event == "resume" || (event == "skip" && e.field("reason") == "paused"))
+        notes.push_back(pause_note(e, event));
+    else if (event == "skip" && !e.field("reason").empty()) // --once-per: the slot was done
         notes.emplace_back(e.field("reason"));
     else if (event == "skip")
         notes.push_back(other.empty() ? "free, but waiters were queued first" : "held by " + other);

@@ -108,7 +108,8 @@ std::vector<Family> per_name_families() {
     return {
         {"dlock_runs_total", "counter",
          "Runs of the job by outcome: ok, failed, timed_out, lost, skipped_busy, "
-         "skipped_slot_done, unknown (a dlock acquire hold that ended with its script).",
+         "skipped_slot_done, skipped_paused, unknown (a dlock acquire hold that ended with its "
+         "script).",
          runs_by_outcome},
         {"dlock_last_success_timestamp_seconds", "gauge",
          "Server time the last successful run ended (0: never).", last_success_time},

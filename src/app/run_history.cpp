@@ -61,6 +61,17 @@ void record_timed_out_wait(lock::History& history, const lock::Keys& keys,
     append(history, keys, fields);
 }
 
+void record_paused_skip(lock::History& history, const lock::Keys& keys,
+                        const lock::HolderInfo& self, bool shared, const lock::Pause& pause) {
+    auto fields = about("skip", self, shared);
+    fields.insert(fields.end(),
+                  {{"reason", "paused"},
+                   {"paused_by", pause.host.empty() ? pause.by : pause.by + "@" + pause.host}});
+    if (pause.until_ms > 0)
+        fields.emplace_back("until_ms", number(pause.until_ms));
+    append(history, keys, fields);
+}
+
 void record_slot_skip(lock::History& history, const lock::Keys& keys, const lock::HolderInfo& self,
                       const std::string& reason, int64_t slot) {
     auto fields = about("skip", self, false);

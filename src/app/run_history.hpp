@@ -24,6 +24,10 @@ void record_timed_out_wait(lock::History& history, const lock::Keys& keys,
                            const lock::HolderInfo& self, bool shared,
                            const lock::AcquireOutcome& last, Millis waited);
 
+// A run refused because its name is paused, when the store did not record it (a quorum).
+void record_paused_skip(lock::History& history, const lock::Keys& keys,
+                        const lock::HolderInfo& self, bool shared, const lock::Pause& pause);
+
 // `run --once-per` did not run its command: `reason` says which run did the slot already.
 void record_slot_skip(lock::History& history, const lock::Keys& keys, const lock::HolderInfo& self,
                       const std::string& reason, int64_t slot);

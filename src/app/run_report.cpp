@@ -11,6 +11,8 @@
 namespace dlock::app {
 
 std::string why_refused(const lock::AcquireOutcome& last) {
+    if (last.paused)
+        return lock::describe_pause(*last.paused, wall_now_ms());
     if (last.permit_limit > 0)
         return lock::describe_permits(last, wall_now_ms());
     if (last.holder && !last.compat_holder.empty())

@@ -19,9 +19,13 @@ std::optional<int> not_taken(lock::Backend& backend, const Target& target,
     if (auto* blocked = std::get_if<lock::Blocked>(&taken)) {
         if (auto done = done_while_kept(slots, target.prefix, options, *blocked))
             return done;
-        if (blocked->refused.timed_out && options.wait && backend.history())
-            record_timed_out_wait(*backend.history(), lock::Keys::of(target.prefix, blocked->name),
-                                  self, options.shared, blocked->refused.last, *options.wait);
+        const auto keys = lock::Keys::of(target.prefix, blocked->name);
+        const auto& paused = blocked->refused.last.paused;
+        if (paused && !paused->recorded && backend.history())
+            record_paused_skip(*backend.history(), keys, self, options.shared, *paused);
+        else if (blocked->refused.timed_out && options.wait && backend.history())
+            record_timed_out_wait(*backend.history(), keys, self, options.shared,
+                                  blocked->refused.last, *options.wait);
         return report_refusal(options, *blocked);
     }
     if (auto* lost = std::get_if<lock::LostMeanwhile>(&taken))

@@ -16,6 +16,8 @@ enum class HelpPage {
     status,
     history,
     forget,
+    pause,
+    resume,
     release,
     bench,
     config,

@@ -11,6 +11,7 @@
 #include "cli/latch_command.hpp"
 #include "cli/metrics_command.hpp"
 #include "cli/parse_errors.hpp"
+#include "cli/pause_command.hpp"
 #include "cli/release_command.hpp"
 #include "cli/run_command.hpp"
 #include "cli/sem_command.hpp"
@@ -82,6 +83,7 @@ constexpr Entry kSubcommands[] = {
     {"release", add<ReleaseCommand>}, {"sem", add<SemCommand>},
     {"config", add<ConfigCommand>},   {"check", add<CheckCommand>},
     {"metrics", add<MetricsCommand>}, {"forget", add<ForgetCommand>},
+    {"pause", add<PauseCommand>},     {"resume", add<ResumeCommand>},
 };
 
 // The first thing `dlock --help` shows after its usage line: what a cron job needs.

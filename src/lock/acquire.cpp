@@ -144,6 +144,8 @@ AcquireResult acquire(Backend& backend, AcquireSpec spec) {
         last = *outcome;
         queued = may_wait;
         refused_sent_at = sent_at;
+        if (last.paused) // whatever the wait; the store took us out of its queue
+            return Refused{last, false};
 
         const Millis left = until(deadline);
         if (!may_wait || left == Millis(0) || abandoned(spec)) {

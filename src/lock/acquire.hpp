@@ -42,7 +42,8 @@ using AcquireResult = Result<std::variant<Acquired, Refused>>;
 // blocks on this waiter's wake list, bounded by the remaining wait, the holder's lease (or, when
 // the lock is free but others are queued first, the first heartbeat in the queue) and our own
 // heartbeat, so a lost wake-up, an expiry without release or a dead waiter ahead only delays,
-// never hangs. The wait deadline is absolute across retries and reconnects.
+// never hangs. The wait deadline is absolute across retries and reconnects. A paused name
+// (AcquireOutcome::paused) is refused at once, however long the wait.
 // A waiter retries transient errors (a reset connection, a timeout, Redis loading or busy)
 // until its deadline, with a short backoff and the same hold id and waiter id, so a retry after
 // a lost reply is a replay. A caller that gives up after a lost reply first gives back that

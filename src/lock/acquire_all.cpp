@@ -73,7 +73,8 @@ AcquireAllResult acquire_all(Backend& backend, std::vector<LeaseRequest> request
         if (std::holds_alternative<Refused>(*result)) {
             leases.release_all(backend);
             Refused refused = std::get<Refused>(*result);
-            refused.timed_out = wait != Millis(0); // also when the wait ran out on an earlier name
+            // Also when the wait ran out on an earlier name; a pause ends a wait, not times it out.
+            refused.timed_out = wait != Millis(0) && !refused.last.paused;
             return Blocked{next.id.name, refused};
         }
         // Waiting for a later name may take longer than the TTL.

@@ -2,6 +2,7 @@
 
 #include "lock/history.hpp"
 #include "lock/keys.hpp"
+#include "lock/pause.hpp"
 #include "lock/runs.hpp"
 #include "util/duration.hpp"
 #include "util/error.hpp"
@@ -75,6 +76,9 @@ struct AcquireOutcome {
     // When refused under --compat: the other library's format ("redisson"...); `holder` then
     // has only its owner value, as `command` (those formats record no host or pid).
     std::string compat_holder;
+    // When refused because the name is paused (`dlock pause`): the pause. Such a refusal ends a
+    // wait at once.
+    std::optional<Pause> paused;
 };
 
 // How a waiter's wait ended: woken, or not (its timeout passed); and when a release handed it

@@ -1,5 +1,7 @@
 #include "lock/describe.hpp"
 
+#include "util/text.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
@@ -44,6 +46,14 @@ std::string local_time(int64_t ms, int64_t now_ms) {
 
 std::string local_datetime(int64_t ms) {
     return local(ms, "%Y-%m-%d %H:%M:%S");
+}
+
+std::string describe_pause(const Pause& p, int64_t now_ms) {
+    const std::string by = one_line(p.host.empty() ? p.by : p.by + "@" + p.host);
+    const std::string until =
+        p.until_ms > 0 ? "until " + local_time(p.until_ms, now_ms) : std::string("with no end");
+    const std::string why = p.reason.empty() ? std::string() : " (" + one_line(p.reason) + ")";
+    return fmt::format("paused by {} {}{}", by.empty() ? "?" : by, until, why);
 }
 
 std::string format_age(Millis age) {

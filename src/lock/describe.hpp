@@ -30,6 +30,10 @@ std::string format_age(Millis age);
 // "at 2 of 3 permits, but 4 waiters are queued first".
 std::string describe_permits(const AcquireOutcome& refused, int64_t now_ms);
 
+// "paused by alice@ops-1 until 14:00:00 (db migration)", or "... with no end" for a pause
+// only `dlock resume` ends: a pause, to follow "<name> is".
+std::string describe_pause(const Pause& pause, int64_t now_ms);
+
 // "./backup.sh --full": argv joined with spaces, cut to `max_bytes` with "...".
 std::string command_line(const std::vector<std::string>& argv, size_t max_bytes = 200);
 

@@ -48,8 +48,8 @@ std::string key_base(std::string_view prefix, std::string_view name) {
 }
 
 // The parts whose key exists only while its name is in use (see name_in_use).
-constexpr std::array<std::string_view, 6> kLiveParts{"lock",  "readers", "queue",
-                                                     "latch", "sem",     "permits"};
+constexpr std::array<std::string_view, 7> kLiveParts{"lock", "readers", "queue", "latch",
+                                                     "sem",  "permits", "paused"};
 
 } // namespace
 
@@ -76,7 +76,7 @@ Keys Keys::of(std::string_view prefix, std::string_view name) {
                 base + "wake:",   base + "readers", base + "rinfo",     base + "xqueue",
                 base + "history", base + "sem",     base + "permits",   base + "squeue",
                 base + "salive",  base + "swake:",  base + "released:", base + "winfo",
-                base + "slot",    base + "runs"};
+                base + "slot",    base + "runs",    base + "paused"};
 }
 
 LatchKeys LatchKeys::of(std::string_view prefix, std::string_view name) {

@@ -50,6 +50,9 @@ struct Keys {
     // hash: the run counters and the last run and success (lock/runs.hpp, lua/lib/runs.lua);
     // expires a year after its last write.
     std::string runs;
+    // hash: the pause of the name by `dlock pause` (by, host, pid, reason, since, until);
+    // expires when the pause ends (lua/pause.lua).
+    std::string paused;
 
     static Keys of(std::string_view prefix, std::string_view name);
 };
@@ -69,13 +72,13 @@ std::string names_pattern(std::string_view prefix);
 
 // The name of `key` when it is "<prefix>:{<name>}:<part>" with a valid name and a part that
 // exists only while the name is in use: the lock, shared holds, the queue, a semaphore, its
-// permits or a latch (not the fencing counter or the history, which outlive every holder).
+// permits, a latch or a pause (not the fencing counter or the history, which outlive every holder).
 // nullopt for any other key.
 std::optional<std::string_view> name_in_use(std::string_view prefix, std::string_view key);
 
 // Which names a walk of the keyspace finds.
 enum class NameScope {
-    in_use, // held, waited for, a semaphore or a latch (name_in_use)
+    in_use, // held, waited for, paused, a semaphore or a latch (name_in_use)
     known,  // those, and every name with run counters (a job that ran and is free now)
 };
 

@@ -9,7 +9,8 @@ namespace dlock::lock {
 namespace {
 
 constexpr std::array<std::string_view, kOutcomes.size()> kOutcomeNames{
-    "ok", "failed", "timed_out", "lost", "skipped_busy", "skipped_slot_done", "unknown"};
+    "ok",     "failed", "timed_out", "lost", "skipped_busy", "skipped_slot_done", "skipped_paused",
+    "unknown"};
 
 // The runs of `name` in each member's report that has it.
 std::vector<const RunStats*> members_runs(const StatusReading& reading, std::string_view name) {

@@ -22,11 +22,16 @@ enum class Outcome {
     lost,              // the lease was lost while it ran (76)
     skipped_busy,      // another holder had the lock (a no-wait refusal or a --wait that ran out)
     skipped_slot_done, // --once-per: its slot was done already
+    skipped_paused,    // the name was paused (`dlock pause`)
     unknown,           // the hold of `dlock acquire` ended with its script, whose status is unknown
 };
-inline constexpr std::array<Outcome, 7> kOutcomes{Outcome::ok,           Outcome::failed,
-                                                  Outcome::timed_out,    Outcome::lost,
-                                                  Outcome::skipped_busy, Outcome::skipped_slot_done,
+inline constexpr std::array<Outcome, 8> kOutcomes{Outcome::ok,
+                                                  Outcome::failed,
+                                                  Outcome::timed_out,
+                                                  Outcome::lost,
+                                                  Outcome::skipped_busy,
+                                                  Outcome::skipped_slot_done,
+                                                  Outcome::skipped_paused,
                                                   Outcome::unknown};
 
 // The outcome's name: the field of its counter, and the `outcome` label of dlock_runs_total.

@@ -5,6 +5,7 @@
 #include "lock/history.hpp"
 #include "lock/keys.hpp"
 #include "lock/latches.hpp"
+#include "lock/pause.hpp"
 #include "lock/slots.hpp"
 #include "lock/status.hpp"
 #include "util/duration.hpp"
@@ -172,6 +173,11 @@ class Store {
     // Removes a free name's history, run counters, fencing counter and once-per slot in one
     // script; a held name is left as it is. Under a quorum, each member decides on its own.
     virtual Result<std::vector<MemberForgotten>> forget(const Keys& keys) = 0;
+    // `dlock pause`: no new hold of the name until the pause ends (lock/pause.hpp); `dlock
+    // resume` ends it. Under a quorum, on every member: a pause holds once a majority has it.
+    virtual Result<std::vector<MemberPaused>> pause(const Keys& keys,
+                                                    const PauseRequest& request) = 0;
+    virtual Result<std::vector<MemberResumed>> resume(const Keys& keys, const HolderInfo& who) = 0;
 
     // With capabilities().semaphores only.
     virtual Result<SemaphorePermits> semaphore(const std::string& prefix,

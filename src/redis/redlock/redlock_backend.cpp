@@ -192,6 +192,14 @@ Result<lock::AcquireOutcome> RedlockBackend::acquire(const lock::Keys& keys,
     r.waiter_id.clear();
     const auto sent_at = Clock::now();
     auto votes = votes_for(keys, r);
+    // A pause on a majority shows in every majority: one member that says paused is enough.
+    const auto paused = std::find_if(votes.begin(), votes.end(),
+                                     [](const auto& vote) { return vote && vote->paused; });
+    if (paused != votes.end()) {
+        lock::AcquireOutcome out = **paused;
+        fan_out(members_.size(), [&](size_t i) { (void)lock::give_back(*members_[i], keys, r); });
+        return out;
+    }
 
     std::vector<size_t> granted;
     for (size_t i = 0; i < votes.size(); ++i)

@@ -5,6 +5,7 @@
 #include "redis/redlock/redlock_backend.hpp"
 #include "redis/stores/force_release.hpp"
 #include "redis/stores/history.hpp"
+#include "redis/stores/pause_store.hpp"
 #include "redis/stores/status_reader.hpp"
 
 #include <set>
@@ -114,6 +115,29 @@ Result<std::vector<lock::MemberForgotten>> RedlockStore::forget(const lock::Keys
     std::vector<lock::MemberForgotten> out;
     for (size_t i = 0; i < members_.size(); ++i)
         out.push_back({member_name(members_, i), std::move(forgotten[i])});
+    return out;
+}
+
+Result<std::vector<lock::MemberPaused>> RedlockStore::pause(const lock::Keys& keys,
+                                                            const lock::PauseRequest& request) {
+    TRY_ASSIGN(auto paused, on_every_member<lock::Paused>(members_, [&](ScriptSession& session) {
+                   return pause_name(session, keys, request);
+               }));
+    std::vector<lock::MemberPaused> out;
+    for (size_t i = 0; i < members_.size(); ++i)
+        out.push_back({member_name(members_, i), std::move(paused[i])});
+    return out;
+}
+
+Result<std::vector<lock::MemberResumed>> RedlockStore::resume(const lock::Keys& keys,
+                                                              const lock::HolderInfo& who) {
+    TRY_ASSIGN(auto resumed,
+               on_every_member<std::optional<lock::Resumed>>(members_, [&](ScriptSession& session) {
+                   return resume_name(session, keys, who);
+               }));
+    std::vector<lock::MemberResumed> out;
+    for (size_t i = 0; i < members_.size(); ++i)
+        out.push_back({member_name(members_, i), std::move(resumed[i])});
     return out;
 }
 

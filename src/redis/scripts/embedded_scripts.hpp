@@ -28,6 +28,8 @@ extern const EmbeddedScript& leave;         // a waiter gives up its place in th
 extern const EmbeddedScript& force_release; // `dlock release --force NAME`
 extern const EmbeddedScript& fence_commit;  // Redlock: commit the token chosen by a quorum
 extern const EmbeddedScript& forget;        // `dlock forget NAME`: a free name's records go
+extern const EmbeddedScript& pause;         // `dlock pause NAME`: no new holds until it ends
+extern const EmbeddedScript& resume;        // `dlock resume NAME`: end the pause
 // Semaphores (redis/stores/semaphore_backend.cpp, redis/stores/force_release.cpp).
 extern const EmbeddedScript& sem_acquire;       // take or queue for one of LIMIT permits
 extern const EmbeddedScript& sem_renew;         // extend a permit we still hold

@@ -59,6 +59,21 @@ Result<SemAcquireReply> sem_acquire_refused(const ScriptFields& f) {
     return out;
 }
 
+// acquire.lua's refusal of a paused name: {-2, until ms, by, host, reason, since ms, recorded},
+// then the history error.
+Result<AcquireReply> acquire_paused(const ScriptFields& f) {
+    AcquireReply out;
+    out.kind = AcquireReply::Kind::paused;
+    TRY_ASSIGN(out.pause.until_ms, f.int_at(1, "paused until"));
+    TRY_ASSIGN(out.pause.by, f.text_at(2, "paused by"));
+    TRY_ASSIGN(out.pause.host, f.text_at(3, "pausing host"));
+    TRY_ASSIGN(out.pause.reason, f.text_at(4, "pause reason"));
+    TRY_ASSIGN(out.pause.since_ms, f.int_at(5, "paused since"));
+    TRY_ASSIGN(out.pause.recorded, zero_or_one(f, 6, "recorded"));
+    TRY_ASSIGN(out.history_error, history_error_at(f, 7));
+    return out;
+}
+
 } // namespace
 
 Result<AcquireReply> decode_acquire(ReplyView reply) {
@@ -71,6 +86,8 @@ Result<AcquireReply> decode_acquire(ReplyView reply) {
         out.kind = AcquireReply::Kind::upgrade_refused;
         return out;
     }
+    if (status == -2 && (f.size() == 7 || f.size() == 8))
+        return acquire_paused(f);
     if (status == 1 && (f.size() == 4 || f.size() == 5))
         return acquire_granted(f);
     if (status == 0 && (f.size() == 12 || f.size() == 13))

@@ -23,6 +23,7 @@ struct AcquireReply {
         refused,         // {0, ms left, host, pid, user, cmd, since ms, fencing token, queued
                          //  waiters, shared holders, held until, heartbeat window}
         upgrade_refused, // {-1}: an exclusive request by an owner holding the name shared
+        paused, // {-2, until ms, by, host, reason, since ms, recorded}: `dlock pause` is on
     };
     Kind kind = Kind::refused;
     int64_t fence = 0;       // granted
@@ -34,6 +35,7 @@ struct AcquireReply {
     int64_t shared_holders = 0;
     int64_t held_until_ms = 0;
     int64_t window_ms = 0;
+    lock::Pause pause;         // paused
     std::string history_error; // appended to a grant or a refusal when the history failed
 };
 Result<AcquireReply> decode_acquire(ReplyView reply);

@@ -47,7 +47,7 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
     const std::string pid = std::to_string(r.self.pid);
     std::vector<std::string_view> key_list{keys.lock,    keys.fence,   keys.queue, keys.alive,
                                            keys.wake,    keys.readers, keys.rinfo, keys.xqueue,
-                                           keys.history, keys.runs};
+                                           keys.history, keys.runs,    keys.paused};
     if (grants_on(session_.deployment()))
         key_list.push_back(keys.winfo);
     auto [replies, acks, replication] = session_.run_acknowledged(
@@ -61,6 +61,11 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
         return fail(Fault::bad_input, "it is held shared by this owner, and a shared hold "
                                       "cannot be upgraded to exclusive");
     lock::AcquireOutcome out;
+    if (reply.kind == AcquireReply::Kind::paused) {
+        out.lease_left = Millis(-1);
+        out.paused = reply.pause;
+        return out;
+    }
     if (reply.kind == AcquireReply::Kind::granted) {
         out.acquired = true;
         out.fence = reply.fence;

@@ -40,25 +40,34 @@ std::optional<lock::RunRecord> record_at(ReplyView values, size_t end_at, size_t
 
 } // namespace
 
+// Where the fields after the counters are in kRunFields.
+constexpr size_t kLastOutcome = lock::kOutcomes.size(), kLastEnd = kLastOutcome + 1,
+                 kLastExit = kLastOutcome + 3, kLastHost = kLastOutcome + 4,
+                 kSuccessEnd = kLastOutcome + 5, kSuccessHost = kLastOutcome + 7;
+static_assert(kRunFields[kLastOutcome] == "last_outcome" && kRunFields[kLastEnd] == "last_end_ms" &&
+              kRunFields[kLastExit] == "last_exit" && kRunFields[kLastHost] == "last_host" &&
+              kRunFields[kSuccessEnd] == "success_end_ms" &&
+              kRunFields[kSuccessHost] == "success_host");
+
 lock::RunStats parse_runs(ReplyView values) {
     lock::RunStats runs;
     if (!values.is_array() || values.size() != kRunFields.size())
         return runs;
     for (size_t i = 0; i < runs.counts.size(); ++i)
         runs.counts[i] = count_in(values[i]).value_or(0);
-    if (auto last = record_at(values, 8, 11)) {
+    if (auto last = record_at(values, kLastEnd, kLastHost)) {
         // A finished run's outcome; anything else in the field reads as a failure.
-        const auto outcome = lock::outcome_named(values[7].str());
+        const auto outcome = lock::outcome_named(values[kLastOutcome].str());
         const bool finished =
             outcome && (*outcome == lock::Outcome::ok || *outcome == lock::Outcome::failed ||
                         *outcome == lock::Outcome::timed_out || *outcome == lock::Outcome::lost ||
                         *outcome == lock::Outcome::unknown);
         last->outcome = finished ? *outcome : lock::Outcome::failed;
-        const auto exit_status = count_in(values[10]);
+        const auto exit_status = count_in(values[kLastExit]);
         last->exit_status = static_cast<int>(std::min<int64_t>(exit_status.value_or(-1), 255));
         runs.last_run = std::move(last);
     }
-    if (auto success = record_at(values, 12, 14)) {
+    if (auto success = record_at(values, kSuccessEnd, kSuccessHost)) {
         success->outcome = lock::Outcome::ok;
         success->exit_status = 0;
         runs.last_success = std::move(success);

@@ -10,12 +10,14 @@ namespace dlock::redis {
 
 // The fields of a name's run counters hash that lua/status.lua reads (HMGET, in this order);
 // written by lua/lib/runs.lua.
-inline constexpr std::array<std::string_view, 15> kRunFields{"ok",
+// The counters come first, in the order of lock::kOutcomes.
+inline constexpr std::array<std::string_view, 16> kRunFields{"ok",
                                                              "failed",
                                                              "timed_out",
                                                              "lost",
                                                              "skipped_busy",
                                                              "skipped_slot_done",
+                                                             "skipped_paused",
                                                              "unknown",
                                                              "last_outcome",
                                                              "last_end_ms",

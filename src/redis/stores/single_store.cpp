@@ -7,6 +7,7 @@
 #include "redis/stores/force_release.hpp"
 #include "redis/stores/history.hpp"
 #include "redis/stores/latch_store.hpp"
+#include "redis/stores/pause_store.hpp"
 #include "redis/stores/slot_store.hpp"
 #include "redis/stores/status_reader.hpp"
 
@@ -95,6 +96,24 @@ Result<std::vector<lock::MemberForgotten>> SingleStore::forget(const lock::Keys&
     TRY_ASSIGN(auto forgotten, forget_name(*s, keys));
     std::vector<lock::MemberForgotten> out;
     out.push_back({"", std::move(forgotten)});
+    return out;
+}
+
+Result<std::vector<lock::MemberPaused>> SingleStore::pause(const lock::Keys& keys,
+                                                           const lock::PauseRequest& request) {
+    TRY_ASSIGN(ScriptSession * s, session());
+    std::vector<lock::MemberPaused> out;
+    out.push_back({"", pause_name(*s, keys, request)});
+    TRY(out.front().paused);
+    return out;
+}
+
+Result<std::vector<lock::MemberResumed>> SingleStore::resume(const lock::Keys& keys,
+                                                             const lock::HolderInfo& who) {
+    TRY_ASSIGN(ScriptSession * s, session());
+    std::vector<lock::MemberResumed> out;
+    out.push_back({"", resume_name(*s, keys, who)});
+    TRY(out.front().resumed);
     return out;
 }
 

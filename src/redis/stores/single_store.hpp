@@ -34,6 +34,10 @@ class SingleStore final : public lock::Store {
                                                           const lock::HolderInfo& forcer,
                                                           Millis heartbeat) override;
     Result<std::vector<lock::MemberForgotten>> forget(const lock::Keys& keys) override;
+    Result<std::vector<lock::MemberPaused>> pause(const lock::Keys& keys,
+                                                  const lock::PauseRequest& request) override;
+    Result<std::vector<lock::MemberResumed>> resume(const lock::Keys& keys,
+                                                    const lock::HolderInfo& who) override;
     Result<lock::SemaphorePermits> semaphore(const std::string& prefix,
                                              const std::string& name) override;
     Result<lock::BrokenPermits> force_release_permits(const lock::Keys& keys,

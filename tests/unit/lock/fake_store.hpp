@@ -49,6 +49,14 @@ class FakeStore : public lock::Store {
         return unused();
     }
     Result<std::vector<lock::MemberForgotten>> forget(const lock::Keys&) override { return {}; }
+    Result<std::vector<lock::MemberPaused>> pause(const lock::Keys&,
+                                                  const lock::PauseRequest&) override {
+        return {};
+    }
+    Result<std::vector<lock::MemberResumed>> resume(const lock::Keys&,
+                                                    const lock::HolderInfo&) override {
+        return {};
+    }
     Result<lock::SemaphorePermits> semaphore(const std::string&, const std::string&) override {
         return unused();
     }
