@@ -3,14 +3,15 @@
 --
 --   redis-cli --eval build/lua/status.lua dlock:{job}:lock dlock:{job}:readers dlock:{job}:rinfo \
 --     dlock:{job}:alive dlock:{job}:latch dlock:{job}:latch-waiters dlock:{job}:sem \
---     dlock:{job}:permits dlock:{job}:squeue dlock:{job}:runs , ok failed ...
+--     dlock:{job}:permits dlock:{job}:squeue dlock:{job}:runs dlock:{job}:paused , ok failed ...
 --
 -- KEYS: lock hash, shared holds (zset hold id -> deadline ms), shared hold info (hash), lock
 --       waiter heartbeats (zset id -> deadline ms), latch hash, latch waiters (zset id ->
 --       deadline ms), semaphore hash (limit; p:<permit id> -> holder), permits (zset permit id
---       -> deadline ms), semaphore waiters (zset), run counters (hash, lib/runs.lua).
+--       -> deadline ms), semaphore waiters (zset), run counters (hash, lib/runs.lua), the pause
+--       (hash, lua/pause.lua).
 -- ARGV: the fields of the run counters to read (redis/stores/runs_reader.hpp).
--- Returns {server now ms, lock, shared holders, lock waiters, latch, semaphore, runs}:
+-- Returns {server now ms, lock, shared holders, lock waiters, latch, semaphore, runs, pause}:
 --   lock:      {} when absent, else {state ("x", or "done" for a finished holder kept by
 --              --min-hold), PTTL ms, host, pid, user, cmd, since ms, fencing token, holds,
 --              held until ms (0 unless "done")};
@@ -20,7 +21,8 @@
 --   latch:     {} when absent, else {count, initial, PTTL ms, live waiters};
 --   semaphore: {} when absent, else {limit, waiters, holder fields...};
 --   runs:      the values of the ARGV fields (nil when absent; all nil when the key is not a
---              hash: counting never breaks, nor does reading).
+--              hash: counting never breaks, nor does reading);
+--   pause:     {} when not paused, else {by, host, reason, since ms, until ms (0: no end)}.
 -- Holder info strings are "owner\thost\tpid\tuser\tcmd\tsince_ms\tfence".
 
 -- Pieces shared with other scripts, inserted here at build time (see docs/internals.md, "Keys"):
@@ -28,7 +30,7 @@
 
 local lock, readers, rinfo, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local latch, latch_waiters, sem, permits, squeue = KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
-local runs = KEYS[10]
+local runs, paused = KEYS[10], KEYS[11]
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -94,5 +96,14 @@ if runs and #ARGV > 0 then
   end
 end
 
+local pause_info = {}
+if paused then
+  local p = redis.pcall('HMGET', paused, 'by', 'host', 'reason', 'since', 'until')
+  if not p.err and p[4] then
+    pause_info = {p[1] or '', p[2] or '', p[3] or '', tonumber(p[4]) or 0, tonumber(p[5]) or 0}
+  end
+end
+
 return {now_ms, lock_info, holders(readers, rinfo, '', {}),
-        redis.call('ZCOUNT', alive, '(' .. now_ms, '+inf'), latch_info, sem_info, run_info}
+        redis.call('ZCOUNT', alive, '(' .. now_ms, '+inf'), latch_info, sem_info, run_info,
+        pause_info}

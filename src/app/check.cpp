@@ -162,6 +162,13 @@ CheckVerdict judge_success(const CheckInput& in, const CheckLimits& limits,
     return v;
 }
 
+// A paused name's verdict: CRITICAL held at WARNING, and the line says until when.
+void hold_for_pause(CheckVerdict& v, const lock::Pause& pause, int64_t now_ms) {
+    if (v.state == CheckState::critical)
+        v.state = CheckState::warning;
+    v.text += "; " + safe(lock::describe_pause(pause, now_ms), kMaxErrorBytes);
+}
+
 // The holder running `name` now: under a quorum the one a majority agrees on; a lock kept by
 // --min-hold after its run is not running.
 std::optional<lock::HolderInfo> running(const lock::StatusReading& reading, std::string_view name) {
@@ -198,7 +205,8 @@ CheckVerdict judge_reading(const lock::StatusReading& reading, const std::string
                             "dlock acquire)",
                             name, kind),
                 ""};
-    return judge({name, std::move(*runs), running(reading, name), *now}, limits);
+    return judge({name, std::move(*runs), running(reading, name), *now, reading.pause_of(name)},
+                 limits);
 }
 
 std::string joined(const std::vector<std::string>& names) {
@@ -240,6 +248,8 @@ CheckVerdict judge(const CheckInput& in, const CheckLimits& limits) {
     if (in.running)
         v.text += fmt::format("; running now on {} since {}", host(in.running->host),
                               age(elapsed(in.now_ms, in.running->since_ms)));
+    if (in.paused) // a planned window: its age is news, not an emergency
+        hold_for_pause(v, *in.paused, in.now_ms);
     v.perfdata = perfdata(in, limits);
     return v;
 }

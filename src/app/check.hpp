@@ -46,6 +46,7 @@ struct CheckInput {
     lock::RunStats runs;
     std::optional<lock::HolderInfo> running;
     int64_t now_ms = 0;
+    std::optional<lock::Pause> paused; // `dlock pause`: holds the state at WARNING at worst
 };
 
 // The verdict on `input` (pure: a function of its arguments alone).

@@ -52,6 +52,7 @@ void majority_state(const lock::StatusReading& reading, const std::string& name,
 NameMetrics name_metrics(const lock::StatusReading& reading, const std::string& name) {
     NameMetrics m;
     m.name = name;
+    m.paused = reading.pause_of(name).has_value();
     if (auto runs = lock::runs_of(reading, name))
         m.runs = std::move(*runs);
     if (reading.quorum > 0) {

@@ -145,6 +145,10 @@ std::vector<Family> per_name_families() {
          [](const NameMetrics& m, const std::string& l) {
              return std::vector<Sample>{{l, number(m.waiters)}};
          }},
+        {"dlock_paused", "gauge", "1 while the name is paused (dlock pause), else 0.",
+         [](const NameMetrics& m, const std::string& l) {
+             return std::vector<Sample>{{l, m.paused ? "1" : "0"}};
+         }},
         {"dlock_lease_ttl_seconds", "gauge",
          "Shortest lease time left among the holders (0: not held; +Inf: no expiry).", lease_ttl},
         {"dlock_semaphore_permits_used", "gauge", "Permits of the semaphore in use.",

@@ -25,6 +25,7 @@ struct NameMetrics {
     // False for a name that is only a semaphore or a latch and never ran as a lock: its runs
     // are not counted, so it exports no run families (a "never succeeded" 0 would page).
     bool counts_runs = true;
+    bool paused = false; // `dlock pause`: no run starts until it ends
 };
 
 // One reading for the exposition: up when Redis answered (then the names, at the server time).

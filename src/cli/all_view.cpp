@@ -1,5 +1,6 @@
 #include "cli/all_view.hpp"
 
+#include "cli/status_view.hpp"
 #include "lock/describe.hpp"
 #include "lock/keys.hpp"
 #include "lock/runs.hpp"
@@ -38,8 +39,11 @@ KindState kind_state(const lock::StatusReading& reading, const std::string& name
     if (found.empty())
         return {"lock", "?"};
     const lock::NameStatus& s = *found.front();
-    if (s.lock.state != lock::LockStatus::State::free || (!s.semaphore && !s.latch))
-        return {"lock", lock::state_name(s.lock.state)};
+    const bool paused = reading.pause_of(name).has_value();
+    if (paused && s.lock.state == lock::LockStatus::State::free)
+        return {"lock", "paused"};
+    if (s.lock.state != lock::LockStatus::State::free || paused || (!s.semaphore && !s.latch))
+        return {"lock", std::string(lock::state_name(s.lock.state)) + (paused ? ", paused" : "")};
     if (s.semaphore)
         return {"semaphore", fmt::format("{}/{} used", s.semaphore->used(), s.semaphore->limit)};
     return {"latch", fmt::format("{} left", s.latch->count)};
@@ -88,9 +92,10 @@ std::string counts_json(const std::optional<lock::RunStats>& runs) {
 std::string name_json(const lock::StatusReading& reading, const std::string& name) {
     const auto [kind, state] = kind_state(reading, name);
     const auto runs = lock::runs_of(reading, name);
-    return fmt::format(R"({{"name":{},"kind":{},"state":{},"last_run":{},"last_success":{},)"
-                       R"("runs":{}}})",
+    return fmt::format(R"({{"name":{},"kind":{},"state":{},"paused":{},"last_run":{},)"
+                       R"("last_success":{},"runs":{}}})",
                        json_string(name), json_string(kind), json_string(state),
+                       pause_json(reading.pause_of(name)),
                        run_json(runs ? runs->last_run : std::nullopt),
                        run_json(runs ? runs->last_success : std::nullopt), counts_json(runs));
 }

@@ -92,18 +92,27 @@ std::string format_rows(const std::vector<Row>& rows, View view) {
                         {{column("COMMAND"), kMinCommand}, {column("HOST"), kMinHost}});
 }
 
+// `state`, and the name's pause if any: "paused" (with --wide, by whom, until when and why).
+std::string with_pause(const std::string& state, const lock::NameStatus& s, View view) {
+    if (!s.paused)
+        return state;
+    const std::string paused = view.wide ? lock::describe_pause(*s.paused, view.now_ms) : "paused";
+    return state == "free" ? paused : state + ", " + paused;
+}
+
 void lock_rows(const lock::NameStatus& s, View view, std::vector<Row>& rows) {
     const auto& l = s.lock;
     if (l.holders.empty()) {
-        // A free lock is shown when asked for, or when waiters are queued on it.
-        if (l.waiters > 0 || (!s.semaphore && !s.latch))
-            rows.push_back(empty_row(s.name, "lock", "free", "-", l.waiters));
+        // A free lock is shown when asked for, or when waiters are queued on it or it is paused.
+        if (l.waiters > 0 || s.paused || (!s.semaphore && !s.latch))
+            rows.push_back(empty_row(s.name, "lock", with_pause("free", s, view), "-", l.waiters));
         return;
     }
     std::string state = lock::state_name(l.state);
     // The default view's "min-hold" fits 100 columns: its TTL says how long it is held on.
     if (l.state == lock::LockStatus::State::min_hold && view.wide)
         state = "finished, held until " + lock::local_time(l.held_until_ms, view.now_ms);
+    state = with_pause(state, s, view);
     for (const auto& h : l.holders)
         rows.push_back(holder_row(s.name, "lock", state, h, l.waiters, view));
 }
@@ -137,12 +146,12 @@ std::string holders_json(const std::vector<lock::HolderStatus>& holders, int64_t
 
 std::string name_json(const lock::NameStatus& s, int64_t now_ms) {
     const auto& l = s.lock;
-    std::string out =
-        fmt::format("{{\"name\":{},\"in_use\":{},\"lock\":{{\"state\":\"{}\",\"waiters\":{},"
-                    "\"held_until_ms\":{},\"holders\":{}}}",
-                    json_string(s.name), s.in_use(), lock::state_name(l.state), l.waiters,
-                    l.held_until_ms > 0 ? std::to_string(l.held_until_ms) : "null",
-                    holders_json(l.holders, now_ms));
+    std::string out = fmt::format(
+        "{{\"name\":{},\"in_use\":{},\"paused\":{},\"lock\":{{\"state\":\"{}\","
+        "\"waiters\":{},\"held_until_ms\":{},\"holders\":{}}}",
+        json_string(s.name), s.in_use(), pause_json(s.paused), lock::state_name(l.state), l.waiters,
+        l.held_until_ms > 0 ? std::to_string(l.held_until_ms) : "null",
+        holders_json(l.holders, now_ms));
     if (s.semaphore)
         out += fmt::format(",\"semaphore\":{{\"limit\":{},\"used\":{},\"waiters\":{},"
                            "\"holders\":{}}}",
@@ -161,6 +170,15 @@ std::string name_json(const lock::NameStatus& s, int64_t now_ms) {
 }
 
 } // namespace
+
+std::string pause_json(const std::optional<lock::Pause>& p) {
+    if (!p)
+        return "null";
+    return fmt::format("{{\"by\":{},\"reason\":{},\"since_ms\":{},\"until_ms\":{}}}",
+                       json_string(p->host.empty() ? p->by : p->by + "@" + p->host),
+                       json_string(p->reason), p->since_ms,
+                       p->until_ms > 0 ? std::to_string(p->until_ms) : "null");
+}
 
 std::string status_table(const lock::StatusReport& report, StatusStyle style) {
     const View view{report.server_now_ms, style == StatusStyle::wide};

@@ -3,6 +3,7 @@
 #include "app/status.hpp"
 #include "lock/status.hpp"
 
+#include <optional>
 #include <string>
 
 namespace dlock::cli {
@@ -21,6 +22,10 @@ std::string status_table(const lock::StatusReport& report, StatusStyle style = S
 
 // `dlock status --json`: the stable field names documented in docs/reference.md.
 std::string status_json(const lock::StatusReport& report);
+
+// A name's pause in the JSON of `status --json` and `status --all --json`: {"by", "reason",
+// "since_ms", "until_ms" (null: no end)}, or null when it is not paused.
+std::string pause_json(const std::optional<lock::Pause>& pause);
 
 // `dlock sem status`: a summary (limit, used, waiters), then one aligned row per permit.
 std::string permits_table(const lock::SemaphorePermits& semaphore);

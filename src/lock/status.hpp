@@ -51,7 +51,8 @@ struct NameStatus {
     LockStatus lock;
     std::optional<SemaphoreStatus> semaphore;
     std::optional<LatchStatus> latch;
-    RunStats runs{}; // counted by the lock's scripts (lock/runs.hpp)
+    RunStats runs{};             // counted by the lock's scripts (lock/runs.hpp)
+    std::optional<Pause> paused; // `dlock pause`: no new run starts until it ends
 
     // Held (a lock holder or a semaphore permit, also a --min-hold remainder) or an existing
     // latch: what `dlock status` exits 0 for.

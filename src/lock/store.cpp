@@ -52,6 +52,13 @@ std::vector<const NameStatus*> StatusReading::of(std::string_view name) const {
     return found;
 }
 
+std::optional<Pause> StatusReading::pause_of(std::string_view name) const {
+    for (const NameStatus* s : of(name))
+        if (s->paused)
+            return s->paused;
+    return std::nullopt;
+}
+
 Result<int64_t> StatusReading::server_now_ms() const {
     std::string why = "no member answered";
     for (const auto& member : members) {

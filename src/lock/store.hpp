@@ -83,6 +83,8 @@ struct StatusReading {
 
     // The status of `name` in each member's report that answered (one deployment: at most one).
     std::vector<const NameStatus*> of(std::string_view name) const;
+    // The pause of `name`, as any member that has one says (one paused member refuses a run).
+    std::optional<Pause> pause_of(std::string_view name) const;
     // The server time of the reading: the first member that answered; the last failure when
     // none did.
     Result<int64_t> server_now_ms() const;

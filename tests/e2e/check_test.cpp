@@ -312,6 +312,7 @@ TEST_CASE("check: hostile values in the runs hash never crash it and give a sane
                                           "lost",
                                           "skipped_busy",
                                           "skipped_slot_done",
+                                          "skipped_paused",
                                           "last_outcome",
                                           "last_end_ms",
                                           "last_duration_ms",

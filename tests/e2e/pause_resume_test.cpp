@@ -90,6 +90,41 @@ TEST_CASE("a pause leaves the holder running and sends its queued waiters away",
     CHECK(run(*server, {"run", "job", "--", "true"}).exit_code == 0);
 }
 
+TEST_CASE("a pause shows in status, status --all, check and metrics", "[e2e][pause]") {
+    REQUIRE_REDIS(server);
+    REQUIRE(run(*server, {"run", "nightly", "--", "true"}).exit_code == 0);
+    REQUIRE(
+        run(*server, {"pause", "nightly", "--for", "2h", "--reason", "db migration"}).exit_code ==
+        0);
+
+    const auto status = run(*server, {"status"}); // a paused name is listed, though free
+    INFO("status: " << status.out);
+    CHECK(contains(status.out, "nightly  lock  paused "));
+    const auto wide = run(*server, {"status", "-l", "nightly"});
+    CHECK(contains(wide.out, "paused by "));
+    CHECK(contains(wide.out, "(db migration)"));
+    const auto json = run(*server, {"status", "--json", "nightly"});
+    CHECK(contains(json.out, R"("paused":{"by":")"));
+    CHECK(contains(json.out, R"("reason":"db migration","since_ms":)"));
+    const auto all = run(*server, {"status", "--all"});
+    CHECK(contains(all.out, "nightly  lock  paused "));
+    CHECK(contains(run(*server, {"status", "--all", "--json"}).out,
+                   R"("state":"paused","paused":{)"));
+
+    // Its last success is too old for --max-age 1ms, but a planned pause is no emergency.
+    const auto check = run(*server, {"check", "nightly", "--max-age", "1ms"});
+    INFO("check: " << check.out);
+    CHECK(check.exit_code == 1);
+    CHECK(check.out.starts_with("WARNING - nightly last "));
+    CHECK(contains(check.out, "; paused by "));
+
+    const auto metrics = run(*server, {"metrics"});
+    CHECK(contains(metrics.out, "dlock_paused{name=\"nightly\"} 1\n"));
+    REQUIRE(run(*server, {"resume", "nightly"}).exit_code == 0);
+    CHECK(contains(run(*server, {"metrics"}).out, "dlock_paused{name=\"nightly\"} 0\n"));
+    CHECK(run(*server, {"check", "nightly", "--max-age", "1ms"}).exit_code == 2);
+}
+
 TEST_CASE("dlock acquire of a paused name is refused, and no keeper is left", "[e2e][pause]") {
     REQUIRE_REDIS(server);
     TempDir dir;
@@ -98,7 +133,7 @@ TEST_CASE("dlock acquire of a paused name is refused, and no keeper is left", "[
         script(*server, dir, "out=$(\"$DLOCK\" acquire job); echo \"status $?\"; echo \"[$out]\"");
     auto r = shell->wait(60s);
     INFO("stdout: " << r.out << "stderr: " << r.err);
-    CHECK(r.out == "status 75\n[]\n");
+    CHECK(r.out == "status 75\n[exit 75]\n"); // as for a busy name: eval ends the script
     CHECK_FALSE(exists(*server, key("job")));
 }
 

@@ -106,7 +106,7 @@ TEST_CASE("status --json has the documented fields", "[e2e][status]") {
     REQUIRE(lines(r.out).size() == 1);
     const std::string& j = r.out;
     CHECK(j.rfind("{\"server_time_ms\":", 0) == 0);
-    CHECK(contains(j, "\"names\":[{\"name\":\"job\",\"in_use\":true,\"lock\":{\"state\":"
+    CHECK(contains(j, "\"names\":[{\"name\":\"job\",\"in_use\":true,\"paused\":null,\"lock\":{\"state\":"
                       "\"exclusive\",\"waiters\":0,\"held_until_ms\":null,\"holders\":[{"));
     CHECK(contains(j, "{\"host\":\"" + this_host() + "\",\"pid\":" + std::to_string(holder->pid()) +
                           ",\"user\":\""));
@@ -116,7 +116,7 @@ TEST_CASE("status --json has the documented fields", "[e2e][status]") {
     CHECK(contains(j, "\"fence\":" + token +
                           ",\"holds\":1}]},\"semaphore\":null,"
                           "\"latch\":null}"));
-    CHECK(contains(j, "{\"name\":\"free\",\"in_use\":false,\"lock\":{\"state\":\"free\","
+    CHECK(contains(j, "{\"name\":\"free\",\"in_use\":false,\"paused\":null,\"lock\":{\"state\":\"free\","
                       "\"waiters\":0,\"held_until_ms\":null,\"holders\":[]},"
                       "\"semaphore\":null,\"latch\":null}]}"));
 

@@ -135,9 +135,28 @@ Result<lock::SlotAnswer> slot_done(const ScriptFields& f) {
 
 } // namespace
 
+namespace {
+
+// status.lua's pause: {} or {by, host, reason, since ms, until ms}.
+Result<std::optional<lock::Pause>> read_pause(const ScriptFields& f) {
+    if (f.size() == 0)
+        return std::nullopt;
+    if (f.size() != 5)
+        return tl::unexpected(f.bad_shape());
+    lock::Pause p;
+    TRY_ASSIGN(p.by, f.text_at(0, "paused by"));
+    TRY_ASSIGN(p.host, f.text_at(1, "pausing host"));
+    TRY_ASSIGN(p.reason, f.text_at(2, "pause reason"));
+    TRY_ASSIGN(p.since_ms, f.int_at(3, "paused since"));
+    TRY_ASSIGN(p.until_ms, f.int_at(4, "paused until"));
+    return p;
+}
+
+} // namespace
+
 Result<StatusReply> decode_status(const std::string& name, ReplyView reply) {
     TRY_ASSIGN(const auto f, ScriptFields::of(reply, scripts::status));
-    if (f.size() != 7)
+    if (f.size() != 8)
         return tl::unexpected(f.bad_shape());
     StatusReply out;
     lock::NameStatus& s = out.status;
@@ -156,6 +175,8 @@ Result<StatusReply> decode_status(const std::string& name, ReplyView reply) {
     TRY_ASSIGN(s.semaphore, read_semaphore(sem, out.now_ms));
     TRY(f.list_at(6, "runs"));
     s.runs = parse_runs(reply[6]);
+    TRY_ASSIGN(const auto pause, f.list_at(7, "pause"));
+    TRY_ASSIGN(s.paused, read_pause(pause));
     return out;
 }
 

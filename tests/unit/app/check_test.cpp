@@ -214,3 +214,31 @@ TEST_CASE("check: an unknown run newer than the last success is what the age is 
     runs.last_run = record(Outcome::failed, 10 * kMinute, kMinute, 3, "web-1");
     CHECK(app::judge(input(runs), limits(kDay)).state == CheckState::critical);
 }
+
+TEST_CASE("check: a pause holds a stale or never-run name at WARNING and says until when",
+          "[check]") {
+    lock::Pause pause;
+    pause.by = "alice";
+    pause.host = "ops-1";
+    pause.reason = "db migration";
+    pause.since_ms = kNow - kHour;
+    pause.until_ms = kNow + kHour;
+
+    auto stale = input(succeeded(3 * kDay, kMinute));
+    stale.paused = pause;
+    const auto v = app::judge(stale, limits(kDay));
+    CHECK(v.state == CheckState::warning);
+    CHECK(v.text.find("more than --max-age") != std::string::npos);
+    CHECK(v.text.find("; paused by alice@ops-1 until ") != std::string::npos);
+    CHECK(v.text.find("(db migration)") != std::string::npos);
+
+    auto never = input({});
+    never.paused = pause;
+    CHECK(app::judge(never, limits(kDay)).state == CheckState::warning);
+
+    auto fresh = input(succeeded(kHour, kMinute));
+    fresh.paused = pause;
+    const auto ok = app::judge(fresh, limits(kDay));
+    CHECK(ok.state == CheckState::ok);
+    CHECK(ok.text.find("paused by alice@ops-1") != std::string::npos);
+}

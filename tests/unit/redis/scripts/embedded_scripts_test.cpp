@@ -50,6 +50,8 @@ TEST_CASE("each script's handle is the embedded script of that name", "[scripts]
         {"force_release", &redis::scripts::force_release},
         {"fence_commit", &redis::scripts::fence_commit},
         {"forget", &redis::scripts::forget},
+        {"pause", &redis::scripts::pause},
+        {"resume", &redis::scripts::resume},
         {"sem_acquire", &redis::scripts::sem_acquire},
         {"sem_renew", &redis::scripts::sem_renew},
         {"sem_release", &redis::scripts::sem_release},

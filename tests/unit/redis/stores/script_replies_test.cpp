@@ -78,7 +78,8 @@ std::function<Result<bool>(const Reply&)> succeeds(F decode) {
 
 } // namespace
 
-TEST_CASE("acquire.lua's grant, refusal and upgrade refusal decode by name", "[script_replies]") {
+TEST_CASE("acquire.lua's grant, refusal, upgrade refusal and pause decode by name",
+          "[script_replies]") {
     auto grant = decode_acquire(parse(array({i(1), i(42), i(2), s("s")})));
     REQUIRE(grant);
     CHECK(grant->kind == AcquireReply::Kind::granted);
@@ -103,6 +104,18 @@ TEST_CASE("acquire.lua's grant, refusal and upgrade refusal decode by name", "[s
     auto upgrade = decode_acquire(parse(array({i(-1)})));
     REQUIRE(upgrade);
     CHECK(upgrade->kind == AcquireReply::Kind::upgrade_refused);
+
+    auto paused = decode_acquire(parse(array({i(-2), i(1700000009000), s("alice"), s("ops-1"),
+                                              s("db migration"), i(1700000000000), i(1)})));
+    REQUIRE(paused);
+    CHECK(paused->kind == AcquireReply::Kind::paused);
+    CHECK(paused->pause.until_ms == 1700000009000);
+    CHECK(paused->pause.by == "alice");
+    CHECK(paused->pause.host == "ops-1");
+    CHECK(paused->pause.reason == "db migration");
+    CHECK(paused->pause.recorded);
+    CHECK_FALSE(decode_acquire(parse(array({i(-2), i(0), s("a"), s("h"), s("r"), i(0), i(2)}))));
+    CHECK_FALSE(decode_acquire(parse(array({i(-2), i(0), s("a")}))));
 }
 
 TEST_CASE("numbers a script read from a hash may come as their text, and only whole",
@@ -161,8 +174,10 @@ TEST_CASE("status.lua's reply decodes by name, and any field of another type fai
     const auto latch = array({i(2), i(3), i(60000), i(1)});
     const auto sem = array(std::vector<std::string>{i(4), i(0), i(1700000009000)} + holder() +
                            std::vector<std::string>{i(1)});
-    const auto runs = array(std::vector<std::string>(14, "$-1\r\n"));
-    const std::vector<std::string> reply{i(1700000004000), lock, shared, i(2), latch, sem, runs};
+    const auto runs = array(std::vector<std::string>(16, "$-1\r\n"));
+    const auto pause = array({s("alice"), s("ops-1"), s("db migration"), i(1700000000000), i(0)});
+    const std::vector<std::string> reply{
+        i(1700000004000), lock, shared, i(2), latch, sem, runs, pause};
     auto status = decode_status("job", parse(array(reply)));
     REQUIRE(status);
     CHECK(status->now_ms == 1700000004000);
@@ -173,6 +188,10 @@ TEST_CASE("status.lua's reply decodes by name, and any field of another type fai
     CHECK(status->status.latch->count == 2);
     REQUIRE(status->status.semaphore);
     CHECK(status->status.semaphore->holders.size() == 1);
+    REQUIRE(status->status.paused);
+    CHECK(status->status.paused->by == "alice");
+    CHECK(status->status.paused->reason == "db migration");
+    CHECK(status->status.paused->until_ms == 0);
     each_field_of_another_type(reply, "status.lua",
                                succeeds([](const Reply& r) { return decode_status("job", r); }));
     // ... and inside the lock, a holder and the latch.
@@ -180,7 +199,7 @@ TEST_CASE("status.lua's reply decodes by name, and any field of another type fai
         array(std::vector<std::string>{s("x"), i(5000), s("web1"), s("pid?")} +
               std::vector<std::string>{s("ops"), s("cmd"), i(1), i(2), i(1), i(0)});
     auto bad = decode_status("job", parse(array({i(1), garbled_lock, array({}), i(0), array({}),
-                                                 array({}), array({})})));
+                                                 array({}), array({}), array({})})));
     REQUIRE_FALSE(bad);
     CHECK(bad.error().message ==
           "unexpected reply from script status.lua (holder pid: not an integer)");
