@@ -20,7 +20,7 @@ _dlock_takes_value() {
         --kill-after | --lost-signal | -c | --command | --min-hold | --max-run | -p | --permits | \
         --once-per | --offset | --tolerance | --compat | \
         --count | --cycles | --waiters | --handovers | --name | --permit | --pid | --format | \
-        --hold | --status | --max-age | --warn-age | --output)
+        --hold | --status | --max-age | --warn-age | --output | --for | --until | --reason)
         return 0
         ;;
     -n) [[ $2 == history ]] ;; # elsewhere -n is --no-wait
@@ -89,7 +89,7 @@ _dlock() {
         fi
         case "$path $word" in
         " run" | " acquire" | " sem" | " latch" | " status" | " history" | " check" | " release" | " config" | \
-            " bench" | " metrics" | " forget" | "sem run" | "sem status" | "latch create" | "latch count-down" | \
+            " bench" | " metrics" | " forget" | " pause" | " resume" | "sem run" | "sem status" | "latch create" | "latch count-down" | \
             "latch wait" | "latch status")
             path=${path:+$path }$word
             ;;
@@ -137,6 +137,10 @@ _dlock_complete() {
         mapfile -t COMPREPLY < <(compgen -W 'sh json' -- "$cur")
         return 0
         ;;
+    --for)
+        mapfile -t COMPREPLY < <(compgen -W 'forever' -- "$cur")
+        return 0
+        ;;
     --redis)
         mapfile -t COMPREPLY < <(compgen -W 'redis:// rediss:// redis-sentinel:// rediss-sentinel:// unix://' -- "$cur")
         compopt -o nospace 2>/dev/null
@@ -151,7 +155,8 @@ _dlock_complete() {
     case $path in
     '')
         options=$_dlock_global_options
-        subcommands='run acquire sem latch status history check release config bench metrics forget'
+        subcommands='run acquire sem latch status history check release config bench metrics forget
+            pause resume'
         ;;
     run)
         options=$_dlock_run_options
@@ -214,8 +219,12 @@ _dlock_complete() {
         options='--help --output'
         names=1
         ;;
-    forget)
+    forget | resume)
         options='--help'
+        names=1
+        ;;
+    pause)
+        options='--help --for --until --reason'
         names=1
         ;;
     esac

@@ -24,7 +24,8 @@ function __dlock_parse
             case -w --wait --timeout -E --conflict-exit-code --timeout-exit-code --ttl -k \
                 --kill-after --lost-signal -c --command --min-hold --max-run -p --permits --compat --count --cycles \
                 --once-per --offset --tolerance \
-                --waiters --handovers --name --permit --pid --format --hold --status --max-age --warn-age --output
+                --waiters --handovers --name --permit --pid --format --hold --status --max-age --warn-age --output \
+                --for --until --reason
                 set i (math $i + 1)
             case -n
                 test "$path" = history; and set i (math $i + 1)
@@ -35,7 +36,7 @@ function __dlock_parse
             case '*'
                 switch "$path $word"
                     case ' run' ' acquire' ' sem' ' latch' ' status' ' history' ' check' ' release' ' config' \
-                        ' bench' ' metrics' ' forget' 'sem run' 'sem status' 'latch create' 'latch count-down' \
+                        ' bench' ' metrics' ' forget' ' pause' ' resume' 'sem run' 'sem status' 'latch create' 'latch count-down' \
                         'latch wait' 'latch status'
                         set path (string trim -- "$path $word")
                 end
@@ -112,6 +113,8 @@ complete -c dlock -n $top -a config -d 'Show the effective settings and their or
 complete -c dlock -n $top -a bench -d 'Measure this Redis as dlock uses it'
 complete -c dlock -n $top -a metrics -d 'Print Prometheus metrics for the textfile collector'
 complete -c dlock -n $top -a forget -d 'Remove what a free name leaves in Redis'
+complete -c dlock -n $top -a pause -d 'Pause a name on every host until the pause ends'
+complete -c dlock -n $top -a resume -d 'End the pause of a name'
 
 # run, sem run and acquire.
 set -l runs '__dlock_at run "sem run" acquire'
@@ -176,9 +179,12 @@ complete -c dlock -n '__dlock_at bench' -l handovers -x -d 'Handover samples per
 complete -c dlock -n '__dlock_at bench' -l name -x -d 'Name prefix of the bench keys'
 complete -c dlock -n '__dlock_at bench' -l json -d 'Print JSON'
 complete -c dlock -n '__dlock_at metrics' -s o -l output -r -F -d 'Write FILE atomically instead of stdout'
-complete -c dlock -n '__dlock_at sem latch "sem status" "latch status" "latch create" "latch count-down" "latch wait" status history check release config bench metrics forget' \
+complete -c dlock -n '__dlock_at pause' -l for -x -a forever -d 'How long: a duration (2h, 30m), or forever'
+complete -c dlock -n '__dlock_at pause' -l until -x -d 'Until a local time: 14:00, or 2026-12-01 14:00'
+complete -c dlock -n '__dlock_at pause' -l reason -x -d 'Why, shown to skipped runs, status and check'
+complete -c dlock -n '__dlock_at sem latch "sem status" "latch status" "latch create" "latch count-down" "latch wait" status history check release config bench metrics forget pause resume' \
     -s h -l help -d 'Print help and exit'
 
 # Names.
-complete -c dlock -n '__dlock_at run acquire "sem run" "sem status" status history check release metrics forget "latch create" "latch count-down" "latch wait" "latch status"' \
+complete -c dlock -n '__dlock_at run acquire "sem run" "sem status" status history check release metrics forget pause resume "latch create" "latch count-down" "latch wait" "latch status"' \
     -a '(__dlock_names)' -d name

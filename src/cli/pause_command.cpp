@@ -47,9 +47,12 @@ PauseCommand::PauseCommand(CLI::App& parent) {
     app_ = parent.add_subcommand("pause", "Pause NAME on every host: until it ends, no run or "
                                           "acquire of it starts, whatever its --wait");
     app_->add_option("NAME", names_, "lock names")->required();
-    app_->add_option("--for", for_, "how long: a duration (2h, 30m), or forever");
-    app_->add_option("--until", until_, "until a local time: 14:00, 14:00:30, or 2026-12-01 14:00");
-    app_->add_option("--reason", reason_, "why, shown to skipped runs, status and check");
+    app_->add_option("--for", for_, "how long: a duration (2h, 30m), or forever")
+        ->option_text("DURATION");
+    app_->add_option("--until", until_, "until a local time: 14:00, 14:00:30, or 2026-12-01 14:00")
+        ->option_text("TIME");
+    app_->add_option("--reason", reason_, "why, shown to skipped runs, status and check")
+        ->option_text("REASON");
     app_->footer(exit_status_help(HelpPage::pause));
 }
 

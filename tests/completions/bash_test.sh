@@ -44,8 +44,8 @@ expect() {
 }
 
 # Subcommands.
-expect "dlock " "run acquire sem latch status history check release config bench metrics forget" dlock ""
-expect "dlock r" "run release" dlock r
+expect "dlock " "run acquire sem latch status history check release config bench metrics forget pause resume" dlock ""
+expect "dlock r" "run release resume" dlock r
 expect "dlock -v --prefix p --redis unix:///r.sock st" "status" \
     dlock -v --prefix p --redis unix : ///r.sock st
 expect "dlock sem " "run status" dlock sem ""
@@ -74,6 +74,10 @@ expect "dlock history --co" "--compat --count" dlock history --co
 expect "dlock latch wait --t" "--timeout-exit-code" dlock latch wait --t
 expect "dlock bench --h" "--help --handovers" dlock bench --h
 expect "dlock metrics --o" "--output" dlock metrics --o
+expect "dlock pause --" "--help --for --until --reason" dlock pause --
+expect "dlock pause nightly --for " "forever" dlock pause nightly --for ""
+expect "dlock pause nightly --until " "" dlock pause nightly --until ""
+expect "dlock resume --" "--help" dlock resume --
 
 # Names from `dlock status --names`, asked with the same global options.
 expect "$tmp/dlock --redis unix:///r.sock run nig" "nightly-backup nightly-report" \
@@ -86,6 +90,10 @@ expect "$tmp/dlock run -w 5s db:m" "main" "$tmp/dlock" run -w 5s db : m
 expect "$tmp/dlock latch wait n" "nightly-backup nightly-report" "$tmp/dlock" latch wait n
 expect "$tmp/dlock history nightly-backup " "" "$tmp/dlock" history nightly-backup ""
 expect "$tmp/dlock config " "" "$tmp/dlock" config ""
+expect "$tmp/dlock pause --reason x nig" "nightly-backup nightly-report" \
+    "$tmp/dlock" pause --reason x nig
+expect "$tmp/dlock resume nightly-backup nig" "nightly-backup nightly-report" \
+    "$tmp/dlock" resume nightly-backup nig
 expect "$tmp/dlock release --force --permit 0a1b n" "nightly-backup nightly-report" \
     "$tmp/dlock" release --force --permit 0a1b n
 

@@ -34,6 +34,8 @@ expect "dlock --log-format " text json
 expect "dlock -v --redis unix:///r.sock st" status
 expect "dlock sem run --p" --permits
 expect "dlock latch " create count-down wait status
+expect "dlock pause nightly --for " forever
+expect "dlock " pause resume
 
 # Every subcommand and long option of every --help.
 check_offers() { expect "$@"; }
