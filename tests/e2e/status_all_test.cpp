@@ -53,8 +53,9 @@ TEST_CASE("status --all lists every known name with its last run, free ones too"
 
     auto json = run(*server, {"status", "--all", "--json"});
     CHECK(json.exit_code == 0);
-    CHECK(contains(json.out, R"({"name":"nightly-backup","kind":"lock","state":"free","paused":null,)"
-                             R"("last_run":{"outcome":"ok",)"));
+    CHECK(contains(json.out,
+                   R"({"name":"nightly-backup","kind":"lock","state":"free","paused":null,)"
+                   R"("last_run":{"outcome":"ok",)"));
     CHECK(contains(json.out, R"("exit_status":3})"));
     CHECK(contains(json.out, R"({"name":"import","kind":"lock","state":"exclusive","paused":null,)"
                              R"("last_run":null,"last_success":null,)"));

@@ -106,8 +106,9 @@ TEST_CASE("status --json has the documented fields", "[e2e][status]") {
     REQUIRE(lines(r.out).size() == 1);
     const std::string& j = r.out;
     CHECK(j.rfind("{\"server_time_ms\":", 0) == 0);
-    CHECK(contains(j, "\"names\":[{\"name\":\"job\",\"in_use\":true,\"paused\":null,\"lock\":{\"state\":"
-                      "\"exclusive\",\"waiters\":0,\"held_until_ms\":null,\"holders\":[{"));
+    CHECK(contains(
+        j, "\"names\":[{\"name\":\"job\",\"in_use\":true,\"paused\":null,\"lock\":{\"state\":"
+           "\"exclusive\",\"waiters\":0,\"held_until_ms\":null,\"holders\":[{"));
     CHECK(contains(j, "{\"host\":\"" + this_host() + "\",\"pid\":" + std::to_string(holder->pid()) +
                           ",\"user\":\""));
     CHECK(contains(j, "\"command\":\"echo $$ > \\\"$D/job.held\\\"; "));
@@ -116,9 +117,10 @@ TEST_CASE("status --json has the documented fields", "[e2e][status]") {
     CHECK(contains(j, "\"fence\":" + token +
                           ",\"holds\":1}]},\"semaphore\":null,"
                           "\"latch\":null}"));
-    CHECK(contains(j, "{\"name\":\"free\",\"in_use\":false,\"paused\":null,\"lock\":{\"state\":\"free\","
-                      "\"waiters\":0,\"held_until_ms\":null,\"holders\":[]},"
-                      "\"semaphore\":null,\"latch\":null}]}"));
+    CHECK(contains(
+        j, "{\"name\":\"free\",\"in_use\":false,\"paused\":null,\"lock\":{\"state\":\"free\","
+           "\"waiters\":0,\"held_until_ms\":null,\"holders\":[]},"
+           "\"semaphore\":null,\"latch\":null}]}"));
 
     let_go(dir, {holder.get()});
     r = run(*server, {"status", "--json"});

@@ -80,7 +80,8 @@ TEST_CASE("status JSON uses the documented field names", "[status]") {
     r.names = {job};
     CHECK(cli::status_json(r) ==
           "{\"server_time_ms\":1700000000000,\"names\":[{\"name\":\"job\",\"in_use\":true,"
-          "\"paused\":null,\"lock\":{\"state\":\"shared\",\"waiters\":0,\"held_until_ms\":null,\"holders\":["
+          "\"paused\":null,\"lock\":{\"state\":\"shared\",\"waiters\":0,\"held_until_ms\":null,"
+          "\"holders\":["
           "{\"host\":\"web-1\",\"pid\":4242,\"user\":\"alice\",\"command\":\"./backup.sh "
           "--full\",\"since_ms\":1699999999000,\"age_ms\":1000,\"ttl_ms\":20000,\"fence\":17,"
           "\"holds\":1}]},\"semaphore\":null,\"latch\":null}]}");
