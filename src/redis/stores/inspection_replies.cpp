@@ -137,7 +137,7 @@ Result<lock::SlotAnswer> slot_done(const ScriptFields& f) {
 
 Result<StatusReply> decode_status(const std::string& name, ReplyView reply) {
     TRY_ASSIGN(const auto f, ScriptFields::of(reply, scripts::status));
-    if (f.size() != 7)
+    if (f.size() != 7 && f.size() != 8)
         return tl::unexpected(f.bad_shape());
     StatusReply out;
     lock::NameStatus& s = out.status;
@@ -156,6 +156,10 @@ Result<StatusReply> decode_status(const std::string& name, ReplyView reply) {
     TRY_ASSIGN(s.semaphore, read_semaphore(sem, out.now_ms));
     TRY(f.list_at(6, "runs"));
     s.runs = parse_runs(reply[6]);
+    if (f.size() == 8) {
+        TRY_ASSIGN(const int64_t traces, f.int_at(7, "semaphore traces"));
+        s.semaphore_traces = traces == 1;
+    }
     return out;
 }
 
