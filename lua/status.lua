@@ -3,15 +3,17 @@
 --
 --   redis-cli --eval build/lua/status.lua dlock:{job}:lock dlock:{job}:readers dlock:{job}:rinfo \
 --     dlock:{job}:alive dlock:{job}:latch dlock:{job}:latch-waiters dlock:{job}:sem \
---     dlock:{job}:permits dlock:{job}:squeue dlock:{job}:runs dlock:{job}:paused , ok failed ...
+--     dlock:{job}:permits dlock:{job}:squeue dlock:{job}:runs dlock:{job}:fence \
+--     dlock:{job}:history dlock:{job}:paused , ok failed ...
 --
 -- KEYS: lock hash, shared holds (zset hold id -> deadline ms), shared hold info (hash), lock
 --       waiter heartbeats (zset id -> deadline ms), latch hash, latch waiters (zset id ->
 --       deadline ms), semaphore hash (limit; p:<permit id> -> holder), permits (zset permit id
---       -> deadline ms), semaphore waiters (zset), run counters (hash, lib/runs.lua), the pause
---       (hash, lua/pause.lua).
+--       -> deadline ms), semaphore waiters (zset), run counters (hash, lib/runs.lua); optional:
+--       the fencing counter and the history stream; then the pause (hash, lua/pause.lua).
 -- ARGV: the fields of the run counters to read (redis/stores/runs_reader.hpp).
--- Returns {server now ms, lock, shared holders, lock waiters, latch, semaphore, runs, pause}:
+-- Returns {server now ms, lock, shared holders, lock waiters, latch, semaphore, runs, traces,
+--          pause}:
 --   lock:      {} when absent, else {state ("x", or "done" for a finished holder kept by
 --              --min-hold), PTTL ms, host, pid, user, cmd, since ms, fencing token, holds,
 --              held until ms (0 unless "done")};
@@ -22,6 +24,9 @@
 --   semaphore: {} when absent, else {limit, waiters, holder fields...};
 --   runs:      the values of the ARGV fields (nil when absent; all nil when the key is not a
 --              hash: counting never breaks, nor does reading);
+--   traces:    1 when the fencing counter exists but the history does not (given both keys):
+--              the tokens went to semaphore permits, which keep no history, and not to a lock,
+--              whose every acquisition writes the history (kept 30 days, as the counter); else 0;
 --   pause:     {} when not paused, else {by, host, reason, since ms, until ms (0: no end)}.
 -- Holder info strings are "owner\thost\tpid\tuser\tcmd\tsince_ms\tfence".
 
@@ -30,7 +35,7 @@
 
 local lock, readers, rinfo, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local latch, latch_waiters, sem, permits, squeue = KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
-local runs, paused = KEYS[10], KEYS[11]
+local runs, fence, history, paused = KEYS[10], KEYS[11], KEYS[12], KEYS[13]
 
 local t = redis.call('TIME')
 local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -96,6 +101,12 @@ if runs and #ARGV > 0 then
   end
 end
 
+-- A free semaphore leaves no hash behind: only its fencing counter says it was used.
+local traces = 0
+if history and redis.call('EXISTS', fence) == 1 and redis.call('EXISTS', history) == 0 then
+  traces = 1
+end
+
 local pause_info = {}
 if paused then
   local p = redis.pcall('HMGET', paused, 'by', 'host', 'reason', 'since', 'until')
@@ -106,4 +117,4 @@ end
 
 return {now_ms, lock_info, holders(readers, rinfo, '', {}),
         redis.call('ZCOUNT', alive, '(' .. now_ms, '+inf'), latch_info, sem_info, run_info,
-        pause_info}
+        traces, pause_info}

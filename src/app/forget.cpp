@@ -40,17 +40,23 @@ bool show(const std::string& member, const std::string& name, const lock::Forgot
 
 Result<int> forget(lock::Store& store, const Target& target,
                    const std::vector<std::string>& names) {
-    bool refused = false;
+    bool refused = false, missed = false;
     for (const auto& name : names) {
         TRY_ASSIGN(const auto members, store.forget(lock::Keys::of(target.prefix, name)));
         for (const auto& member : members) {
             if (!member.forgotten) {
-                out::print("{}: unreachable: {}\n", member.name, member.forgotten.error().message);
+                // A majority answered (else store.forget failed), but this member keeps the
+                // name's keys, and its counters and history would show again once it is back.
+                log::error("{}: cannot forget {}: {}; run dlock forget again once it answers",
+                           member.name, name, member.forgotten.error().message);
+                missed = true;
                 continue;
             }
             refused = !show(member.name, name, *member.forgotten) || refused;
         }
     }
+    if (missed)
+        return exit_code::unavailable;
     return refused ? exit_code::nothing : exit_code::ok;
 }
 

@@ -3,6 +3,7 @@
 #include "app/forget.hpp"
 #include "app/run_history.hpp"
 #include "app/stop_policy.hpp"
+#include "lock/describe.hpp"
 #include "process/guardian.hpp"
 #include "process/hold_channel.hpp"
 #include "util/exit_codes.hpp"
@@ -41,6 +42,15 @@ int poll_timeout(Clock::time_point now, Clock::time_point at) {
         return 0;
     // Rounded up: waking before `at` would only loop.
     return static_cast<int>(std::chrono::ceil<Millis>(at - now).count());
+}
+
+// Why the hold was lost, to follow "lost the lease on NAME while it was held: ".
+std::string loss_cause(const lock::HeldLease* lost) {
+    if (!lost || !lost->clock().confirmed_lost())
+        return "it could not be renewed in time";
+    if (const auto forced = lost->clock().forced())
+        return lock::describe_force(*forced, wall_now_ms());
+    return "it was released or taken over";
 }
 
 std::string joined(const std::vector<std::string>& names) {
@@ -143,10 +153,7 @@ void Keeper::stop(Clock::time_point now) {
     if (rule_.stopped()) {
         const lock::HeldLease* lost = k_.leases.lost(now);
         const std::string_view name = lost ? lost->name() : k_.leases[0].name();
-        const bool taken = lost && lost->clock().confirmed_lost();
-        why = fmt::format("lost the lease on {} while it was held: {}", name,
-                          taken ? "it was released or taken over"
-                                : "it could not be renewed in time");
+        why = fmt::format("lost the lease on {} while it was held: {}", name, loss_cause(lost));
         stop_status_ = exit_code::lease_lost;
         k_.leases.request_stop_renewals();
     } else {

@@ -67,6 +67,9 @@ void report_lease_lost(const lock::HeldLease& lease, bool paused) {
         log::error("the lease on {} expired while dlock was paused (stopped or frozen); the "
                    "command was stopped",
                    lease.name());
+    else if (const auto forced = lease.clock().forced())
+        log::error("lost the lease on {}: {}; the command was stopped", lease.name(),
+                   lock::describe_force(*forced, wall_now_ms()));
     else if (lease.clock().confirmed_lost())
         log::error("lost the lease on {}: it was released or taken over; the command was "
                    "stopped",

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "lock/forced_release.hpp"
 #include "lock/history.hpp"
 #include "lock/keys.hpp"
 #include "lock/pause.hpp"
@@ -121,6 +122,16 @@ struct RenewRequest {
     std::string_view hold_id;
     Millis ttl{};
     bool shared = false;
+    int64_t fence = 0; // the lease's fencing token (0: unknown), to find the force that broke it
+};
+
+// What a renewal found: the lease renewed, or no longer ours; then, when the store found the
+// `release --force` that broke it, who did and when.
+struct Renewal {
+    bool renewed = false;
+    std::optional<ForcedRelease> forced;
+    // As the 1 or 0 the renew scripts answer.
+    explicit operator bool() const { return renewed; }
 };
 
 // Everything the lock logic needs from a store: one lease at a time on a name, its renewals,
@@ -147,10 +158,10 @@ class Backend {
     // Takes the lease, re-enters it (same owner), or refuses and, with a waiter id, queues it.
     virtual Result<AcquireOutcome> acquire(const Keys& keys, const AcquireRequest& request) = 0;
     // Renews every lease of `requests` in one round trip (pipelined): one result per request, in
-    // order. true: renewed; false: the lease is no longer ours; an error: not known (a
-    // connection error fails every request of the call).
-    virtual std::vector<Result<bool>> renew(std::span<const RenewRequest> requests) = 0;
-    Result<bool> renew(const RenewRequest& request) {
+    // order. Renewed, or the lease is no longer ours (and who forced it off, when known); an
+    // error: not known (a connection error fails every request of the call).
+    virtual std::vector<Result<Renewal>> renew(std::span<const RenewRequest> requests) = 0;
+    Result<Renewal> renew(const RenewRequest& request) {
         return std::move(renew(std::span<const RenewRequest>(&request, 1)).front());
     }
     // Drops the hold `r.hold_id`: holds left (0: released, the waiters that can proceed woken),

@@ -44,6 +44,12 @@ std::string local_time(int64_t ms, int64_t now_ms) {
     return std::abs(now_ms - ms) < 86'400'000 ? local(ms, "%H:%M:%S") : local_datetime(ms);
 }
 
+std::string describe_force(const ForcedRelease& forced, int64_t now_ms) {
+    const std::string who = forced.user.empty() ? forced.host : forced.user + "@" + forced.host;
+    return fmt::format("released by --force by {} (pid {}) at {}", who, forced.pid,
+                       local_time(forced.at_ms, now_ms));
+}
+
 std::string local_datetime(int64_t ms) {
     return local(ms, "%Y-%m-%d %H:%M:%S");
 }

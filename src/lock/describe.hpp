@@ -15,6 +15,9 @@ std::string describe_holder(const HolderInfo& holder, int64_t now_ms);
 // (`dlock status --wide` and the history have it).
 std::string describe_blocker(const HolderInfo& holder, int64_t now_ms);
 
+// "released by --force by alice@ops-1 (pid 4242) at 13:05:12": why a holder lost its lease.
+std::string describe_force(const ForcedRelease& forced, int64_t now_ms);
+
 // `ms` (since the epoch) as local "02:00:01", or "2026-11-02 02:00:01" when it is not within a
 // day of `now_ms`.
 std::string local_time(int64_t ms, int64_t now_ms);

@@ -8,8 +8,9 @@ HeldLease::HeldLease(LeaseId id, const Acquired& acquired, Millis ttl, Millis gr
 void HeldLease::start_renewing(Watchdog& watchdog) {
     if (renewing_)
         return;
-    watchdog.add(RenewRequest{id_.keys, id_.owner, id_.hold_id, ttl_, acquired_.shared}, clock_,
-                 id_.name);
+    watchdog.add(
+        RenewRequest{id_.keys, id_.owner, id_.hold_id, ttl_, acquired_.shared, acquired_.fence},
+        clock_, id_.name);
     renewing_ = true;
 }
 

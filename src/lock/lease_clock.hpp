@@ -1,10 +1,12 @@
 #pragma once
 
+#include "lock/forced_release.hpp"
 #include "util/duration.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <optional>
 
 namespace dlock::lock {
 
@@ -39,10 +41,18 @@ class LeaseClock {
 
     // A renewal sent at `sent_at` succeeded.
     void renewed(Clock::time_point sent_at);
-    // Redis says the lease is no longer ours: stop the command now.
-    void lost() { lost_.store(true); }
+    // Redis says the lease is no longer ours: stop the command now. `by`: the `release --force`
+    // that broke it, when the store found it. Called once, by the watchdog thread.
+    void lost(std::optional<ForcedRelease> by = std::nullopt) {
+        forced_ = std::move(by);
+        lost_.store(true); // publishes forced_ to the thread that reads lost_ as true
+    }
 
     bool confirmed_lost() const { return lost_.load(); }
+    // Once confirmed_lost(): who broke the lease with `release --force`, when known.
+    std::optional<ForcedRelease> forced() const {
+        return confirmed_lost() ? forced_ : std::nullopt;
+    }
     Clock::time_point guaranteed_until() const;
     Clock::time_point stop_at() const;
     // True once the command had to be stopped (lease lost, or could not be renewed in time).
@@ -53,6 +63,7 @@ class LeaseClock {
   private:
     std::atomic<Clock::rep> guaranteed_until_;
     std::atomic<bool> lost_{false};
+    std::optional<ForcedRelease> forced_; // written before lost_ is set, read only after
     Millis ttl_;
     Millis grace_;
 };

@@ -23,7 +23,7 @@ class Guarded final : public Backend, public History {
         std::lock_guard lock(shared_->mutex);
         return shared_->backend->acquire(keys, request);
     }
-    std::vector<Result<bool>> renew(std::span<const RenewRequest> requests) override {
+    std::vector<Result<Renewal>> renew(std::span<const RenewRequest> requests) override {
         std::lock_guard lock(shared_->mutex);
         return shared_->backend->renew(requests);
     }
@@ -62,7 +62,7 @@ class Borrowing final : public Backend {
               std::function<bool(const Error&)> refused)
         : own_(std::move(own)), shared_(std::move(shared)), refused_(std::move(refused)) {}
 
-    std::vector<Result<bool>> renew(std::span<const RenewRequest> requests) override {
+    std::vector<Result<Renewal>> renew(std::span<const RenewRequest> requests) override {
         auto results = own_->renew(requests);
         const bool was_refused = std::any_of(results.begin(), results.end(), [&](const auto& r) {
             return !r && refused_(r.error());

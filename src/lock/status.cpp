@@ -17,7 +17,7 @@ bool NameStatus::in_use() const {
 const char* NameStatus::uncounted_kind() const {
     if (lock.state != LockStatus::State::free)
         return nullptr;
-    return semaphore ? "a semaphore" : latch ? "a latch" : nullptr;
+    return semaphore || semaphore_traces ? "a semaphore" : latch ? "a latch" : nullptr;
 }
 
 const char* state_name(LockStatus::State state) {

@@ -53,13 +53,16 @@ struct NameStatus {
     std::optional<LatchStatus> latch;
     RunStats runs{};             // counted by the lock's scripts (lock/runs.hpp)
     std::optional<Pause> paused; // `dlock pause`: no new run starts until it ends
+    // A fencing counter without a history: semaphore permits took tokens here (a free
+    // semaphore leaves nothing else), no lock did (its acquisitions write the history).
+    bool semaphore_traces = false;
 
     // Held (a lock holder or a semaphore permit, also a --min-hold remainder) or an existing
     // latch: what `dlock status` exits 0 for.
     bool in_use() const;
     // What the name is when it is no lock but a semaphore or a latch, whose runs are not
-    // counted ("a semaphore", "a latch"); nullptr for a lock, or for nothing at all (a job that
-    // never ran).
+    // counted ("a semaphore", also a free one known by its traces, "a latch"); nullptr for a
+    // lock, or for nothing at all (a job that never ran).
     const char* uncounted_kind() const;
 };
 

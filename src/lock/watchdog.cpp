@@ -147,8 +147,8 @@ void Watchdog::renew(std::unique_ptr<Backend>& backend, const std::vector<Entry*
                 if (!failure || (results[i].error().transient && !failure->transient))
                     failure = results[i].error();
                 entry.due = Clock::now() + retry_pause(ttl_);
-            } else if (!*results[i]) {
-                entry.clock->lost();
+            } else if (!results[i]->renewed) {
+                entry.clock->lost(std::move(results[i]->forced));
                 entry.done = true;
                 lost = true;
             } else {

@@ -4,6 +4,7 @@
 
 #include "e2e/acquire_script.hpp"
 #include "e2e/e2e_helpers.hpp"
+#include "e2e/ops_helpers.hpp"
 
 #include <dirent.h>
 #include <future>
@@ -295,13 +296,15 @@ trap '"$DLOCK" release 2> "$D/release.err"; echo "$?" > "$D/released"; exit 3' T
 echo ready > "$D/ready"
 i=0; while [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done)");
     wait_for_line(dir / "ready", 20s);
-    auto broken = run(*server, {"release", "--force", "job"});
+    auto broken = run(*server, {"release", "--force", "job"}, {{"LOGNAME", "alice"}});
     REQUIRE(broken.exit_code == 0);
     // Noticed at the next renewal (TTL/3), signalled before the lease could have expired.
     CHECK(trim(wait_for_line(dir / "released", 30s)) == "76");
     const std::string err = read_file(dir / "release.err");
     CHECK(one_line(err));
-    CHECK(err.find("lost the lease on job") != std::string::npos);
+    // The keeper tells who broke the lease, as the history recorded the force.
+    CHECK(err.find("lost the lease on job while it was held: released by --force by alice@" +
+                   this_host() + " (pid ") != std::string::npos);
     auto r = shell->wait(30s);
     CHECK(r.exit_code == 3);
     // Recorded once the script's whole group is gone, the lease released.

@@ -115,6 +115,32 @@ TEST_CASE("check: a semaphore or a latch alone is UNKNOWN: their runs are not co
     CHECK(latch.out.starts_with("UNKNOWN - gate is a latch: "));
 }
 
+TEST_CASE(
+    "check: a semaphore with every permit free is still UNKNOWN, a lock of its name is judged",
+    "[e2e][check]") {
+    REQUIRE_REDIS(server);
+    // A free semaphore leaves only its fencing counter: no hash, no history, no counters.
+    REQUIRE(run(*server, {"sem", "run", "-p", "2", "pool", "--", "true"}).exit_code == 0);
+    REQUIRE_FALSE(exists(*server, key("pool", "sem")));
+    auto r = check(*server, {"pool", "--max-age", "1d"});
+    INFO("stdout: " << r.out);
+    CHECK(r.exit_code == 3);
+    CHECK(r.out.starts_with("UNKNOWN - pool is a semaphore: dlock counts the runs of locks only"));
+    // metrics agrees: no run counters for it.
+    CHECK_FALSE(contains(run(*server, {"metrics", "pool"}).out, "dlock_runs_total{name=\"pool\""));
+
+    // The lock of the same name, once run, is a lock again: judged by its runs.
+    REQUIRE(run(*server, {"run", "pool", "--", "true"}).exit_code == 0);
+    r = check(*server, {"pool", "--max-age", "1d"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.starts_with("OK - pool last succeeded "));
+
+    // A name nobody used is still CRITICAL: it never succeeded.
+    r = check(*server, {"never-used", "--max-age", "1d"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.out.starts_with("CRITICAL - never-used never succeeded"));
+}
+
 TEST_CASE("check: a recent success is OK, with the host, exit status and performance data",
           "[e2e][check]") {
     REQUIRE_REDIS(server);

@@ -118,6 +118,41 @@ std::unique_ptr<Process> holding_client(const RedisServer& server, const std::st
     return holder;
 }
 
+// Waits for every worker (each must exit 0), then checks that no two sections of `log` overlapped:
+// the sections per worker kind.
+std::map<std::string, int> all_done(std::vector<std::unique_ptr<Process>>& workers,
+                                    const std::string& log) {
+    for (auto& w : workers) {
+        auto r = w->wait(180s);
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_code == 0);
+    }
+    return check_no_overlap(log);
+}
+
+// A `client` ("node": node-redisson, "py": redis-py) holds NAME; `dlock run -w 120s --compat
+// FORMAT NAME` waits while it does, and starts only after the client logged its release.
+void check_waits_for(const RedisServer& server, const std::string& client,
+                     const std::string& format, const std::string& name) {
+    TempDir dir;
+    const std::string log = dir / "log";
+    auto holder = holding_client(server, client, name, log, dir / "go");
+    auto waiter = start(
+        server,
+        {"run", "-w", "120s", "--compat", format, name, "-c", "echo started dlock$$ >> \"$L\""},
+        {{"L", log}});
+    // It waits: the lock is the client's.
+    std::this_thread::sleep_for(300ms);
+    CHECK(waiter->running());
+    touch(dir / "go");
+    CHECK(holder->wait(60s).exit_code == 0);
+    auto r = waiter->wait(120s);
+    INFO("stderr: " << r.err << "\nlog:\n" << read_file(log));
+    CHECK(r.exit_code == 0);
+    CHECK(index_of(log, "releasing", client) >= 0);
+    CHECK(index_of(log, "releasing", client) < index_of(log, "started", "dlock"));
+}
+
 // Each of `refused`, and `over_quorum` given three --redis, exits 64 with one line, and nothing
 // was written.
 void check_refused(const RedisServer& server, const std::vector<std::vector<std::string>>& refused,
@@ -151,12 +186,7 @@ TEST_CASE("node-redisson and dlock --compat redisson workers never overlap", "[e
                                                std::to_string(kRounds), "50"}));
         workers.push_back(dlock_looper(*server, "redisson", name, log, kRounds));
     }
-    for (auto& w : workers) {
-        auto r = w->wait(180s);
-        INFO("stderr: " << r.err);
-        CHECK(r.exit_code == 0);
-    }
-    const auto sections = check_no_overlap(log);
+    const auto sections = all_done(workers, log);
     CHECK(sections.at("node") == kWorkers * kRounds);
     CHECK(sections.at("dlock") == kWorkers * kRounds);
     CHECK_FALSE(exists(*server, name));
@@ -168,23 +198,8 @@ TEST_CASE("a dlock --compat redisson waiter starts after a node-redisson holder 
           "[e2e][compat]") {
     REQUIRE_CLIENT(node_client_installed("node-redisson"), "node-redisson");
     REQUIRE_REDIS(server);
-    TempDir dir;
-    const std::string log = dir / "log", name = "orders:{eu}.sync";
-    auto holder = holding_client(*server, "node", name, log, dir / "go");
-    auto waiter = start(
-        *server,
-        {"run", "-w", "120s", "--compat", "redisson", name, "-c", "echo started dlock$$ >> \"$L\""},
-        {{"L", log}});
-    // It waits: the lock is the node client's.
-    std::this_thread::sleep_for(300ms);
-    CHECK(waiter->running());
-    touch(dir / "go");
-    CHECK(holder->wait(60s).exit_code == 0);
-    auto r = waiter->wait(120s);
-    INFO("stderr: " << r.err << "\nlog:\n" << read_file(log));
-    CHECK(r.exit_code == 0);
-    CHECK(index_of(log, "releasing", "node") >= 0);
-    CHECK(index_of(log, "releasing", "node") < index_of(log, "started", "dlock"));
+    const std::string name = "orders:{eu}.sync";
+    check_waits_for(*server, "node", "redisson", name);
     CHECK_FALSE(exists(*server, name));
 }
 
@@ -252,12 +267,7 @@ TEST_CASE("redis-py, node-redlock and dlock --compat setnx workers never overlap
             node_worker("redlock_worker.js", {port, name, log, std::to_string(kRounds), "50"}));
         workers.push_back(dlock_looper(*server, "setnx", name, log, kRounds));
     }
-    for (auto& w : workers) {
-        auto r = w->wait(180s);
-        INFO("stderr: " << r.err);
-        CHECK(r.exit_code == 0);
-    }
-    const auto sections = check_no_overlap(log);
+    const auto sections = all_done(workers, log);
     CHECK(sections.at("py") == kWorkers * kRounds);
     CHECK(sections.at("redlock") == kWorkers * kRounds);
     CHECK(sections.at("dlock") == kWorkers * kRounds);
@@ -268,22 +278,7 @@ TEST_CASE("a dlock --compat setnx waiter starts after a redis-py holder releases
           "[e2e][compat]") {
     REQUIRE_CLIENT(redis_py_installed(), "python3-redis");
     REQUIRE_REDIS(server);
-    TempDir dir;
-    const std::string log = dir / "log", name = "report:daily";
-    auto holder = holding_client(*server, "py", name, log, dir / "go");
-    auto waiter = start(
-        *server,
-        {"run", "-w", "120s", "--compat", "setnx", name, "-c", "echo started dlock$$ >> \"$L\""},
-        {{"L", log}});
-    std::this_thread::sleep_for(300ms);
-    CHECK(waiter->running());
-    touch(dir / "go");
-    CHECK(holder->wait(60s).exit_code == 0);
-    auto r = waiter->wait(120s);
-    INFO("stderr: " << r.err << "\nlog:\n" << read_file(log));
-    CHECK(r.exit_code == 0);
-    CHECK(index_of(log, "releasing", "py") >= 0);
-    CHECK(index_of(log, "releasing", "py") < index_of(log, "started", "dlock"));
+    check_waits_for(*server, "py", "setnx", "report:daily");
 }
 
 TEST_CASE("a --compat setnx lease whose value is replaced is lost (76)", "[e2e][compat]") {

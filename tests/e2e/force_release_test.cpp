@@ -57,6 +57,52 @@ TEST_CASE("release --force stops the running holder with 76, wakes a waiter and 
 
 namespace {
 
+// The pid of the forcer recorded by the one `force` entry of the history of `name`.
+std::string forcer_pid(const RedisServer& server, const std::string& name) {
+    const auto r = run(server, {"history", name, "--json"});
+    const auto entries = lines_with(r.out, "\"event\":\"force\"");
+    REQUIRE(entries.size() == 1);
+    const auto at = entries[0].find("\"pid\":");
+    REQUIRE(at != std::string::npos);
+    const auto from = at + 6;
+    return entries[0].substr(from, entries[0].find(',', from) - from);
+}
+
+} // namespace
+
+TEST_CASE("a holder broken by release --force names the forcer and when, exclusive or shared",
+          "[e2e][force]") {
+    REQUIRE_REDIS(server);
+    const std::string by = "released by --force by alice@" + this_host() + " (pid ";
+    SECTION("exclusive") {
+        TempDir dir;
+        auto holder = start_holder(*server, dir, "job", {"--ttl", "3s"});
+        REQUIRE(run(*server, {"release", "--force", "job"}, {{"LOGNAME", "alice"}}).exit_code == 0);
+        auto h = holder->wait(30s);
+        INFO("holder stderr: " << h.err);
+        CHECK(h.exit_code == 76);
+        CHECK(one_line(h.err));
+        CHECK(contains(h.err, "dlock: lost the lease on job: " + by + forcer_pid(*server, "job") +
+                                  ") at "));
+        CHECK(contains(h.err, "; the command was stopped"));
+    }
+    SECTION("two shared holders: each is told") {
+        TempDir a, b;
+        auto first = start_holder(*server, a, "rw", {"-s", "--ttl", "3s"});
+        auto second = start_holder(*server, b, "rw", {"-s", "--ttl", "3s"});
+        REQUIRE(run(*server, {"release", "--force", "rw"}, {{"LOGNAME", "alice"}}).exit_code == 0);
+        const std::string pid = forcer_pid(*server, "rw");
+        for (auto* holder : {first.get(), second.get()}) {
+            auto h = holder->wait(30s);
+            INFO("holder stderr: " << h.err);
+            CHECK(h.exit_code == 76);
+            CHECK(contains(h.err, "dlock: lost the lease on rw: " + by + pid + ") at "));
+        }
+    }
+}
+
+namespace {
+
 // Starts `dlock sem run -p PERMITS --ttl 3s pool` whose command runs `sleep 60` in the
 // background (its pid in $D/<tag>.sleep) and records its permit id in $D/<tag>.permit; returns
 // once the permit is held.

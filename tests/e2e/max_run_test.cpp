@@ -20,6 +20,18 @@ std::vector<std::string> events(const RedisServer& server, const std::string& na
     return out;
 }
 
+// Runs `script` under `--max-run 1s -k 1s`: its time up, dlock stops it, SIGKILLs what ignores
+// the signal, exits 124 with one line, and the name is free.
+ProcessResult killed_after_max_run(const RedisServer& server, const std::string& script) {
+    auto r = run(server, {"run", "--max-run", "1s", "-k", "1s", "job", "--", "sh", "-c", script});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_code == 124);
+    CHECK(r.elapsed < 30s);
+    CHECK(one_dlock_line(r.err));
+    CHECK_FALSE(exists(server, key("job")));
+    return r;
+}
+
 } // namespace
 
 TEST_CASE("a command that runs past --max-run is stopped and dlock exits 124", "[e2e][max-run]") {
@@ -46,14 +58,9 @@ TEST_CASE("a command that runs past --max-run is stopped and dlock exits 124", "
 
 TEST_CASE("a command that ignores the stop signal is killed after --kill-after", "[e2e][max-run]") {
     REQUIRE_REDIS(server);
-    auto r = run(*server, {"run", "--max-run", "1s", "-k", "1s", "job", "--", "sh", "-c",
-                           "trap '' TERM; sleep 60 & wait; sleep 60"});
+    auto r = killed_after_max_run(*server, "trap '' TERM; sleep 60 & wait; sleep 60");
     INFO("stderr: " << r.err);
-    CHECK(r.exit_code == 124);
-    CHECK(r.elapsed < 30s);
     CHECK(r.err.find("then killed 1s later") != std::string::npos);
-    CHECK(one_dlock_line(r.err));
-    CHECK_FALSE(exists(*server, key("job")));
 }
 
 TEST_CASE("a process the command left that ignores the stop signal is killed, and the line says "
@@ -61,14 +68,9 @@ TEST_CASE("a process the command left that ignores the stop signal is killed, an
           "[e2e][max-run]") {
     REQUIRE_REDIS(server);
     // The command itself dies of SIGTERM; what it started in the background does not.
-    auto r = run(*server, {"run", "--max-run", "1s", "-k", "1s", "job", "--", "sh", "-c",
-                           "(trap '' TERM; exec sleep 60) & sleep 60"});
+    auto r = killed_after_max_run(*server, "(trap '' TERM; exec sleep 60) & sleep 60");
     INFO("stderr: " << r.err);
-    CHECK(r.exit_code == 124);
-    CHECK(r.elapsed < 30s);
-    CHECK(one_dlock_line(r.err));
     CHECK(r.err.find("it was stopped with SIGTERM, then killed 1s later") != std::string::npos);
-    CHECK_FALSE(exists(*server, key("job")));
 }
 
 TEST_CASE("a run past --max-run stops the command's whole group with --lost-signal",

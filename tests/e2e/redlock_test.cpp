@@ -4,6 +4,7 @@
 // fencing tokens strictly increase across holders, and no two holders ever overlap.
 
 #include "e2e/e2e_helpers.hpp"
+#include "e2e/ops_helpers.hpp"
 
 #include <fcntl.h>
 #include <mutex>
@@ -361,4 +362,34 @@ TEST_CASE("acquire under Redlock holds on every member until the owner dies",
     CHECK(m.holding("job") == 5);
     sleeper->signal(SIGKILL);
     CHECK(eventually([&] { return m.holding("job") == 0; }, 10s));
+}
+
+TEST_CASE("forget under Redlock with a member down says so on stderr and exits 69",
+          "[e2e][redlock][forget]") {
+    REQUIRE_MEMBERS(m); // three of them used
+    REQUIRE(run_in(m, {"run", "job", "--", "true"}, {}, 3).exit_code == 0);
+    for (size_t i = 0; i < 3; ++i)
+        REQUIRE(exists(*m.servers[i], key("job", "history")));
+    m.servers[1]->stop();
+
+    auto r = run_in(m, {"forget", "job"}, {}, 3);
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_code == 69);
+    // One line, naming the member and why; the members that answered forgot it all the same.
+    CHECK(one_line(r.err));
+    CHECK(r.err.starts_with("dlock: member 2 ("));
+    CHECK(contains(r.err, "cannot forget job: cannot reach Redis"));
+    CHECK_FALSE(contains(r.out, "unreachable"));
+    CHECK(contains(r.out, "member 1 ("));
+    CHECK(contains(r.out, "member 3 ("));
+    CHECK(lines(r.out).size() == 2);
+    for (size_t i : {0, 2})
+        CHECK_FALSE(exists(*m.servers[i], key("job", "history")));
+
+    // Without a majority nothing is asked: 69, one line.
+    m.servers[2]->stop();
+    r = run_in(m, {"forget", "job"}, {}, 3);
+    CHECK(r.exit_code == 69);
+    CHECK(one_line(r.err));
+    CHECK(contains(r.err, "no majority of the 3 Redis members"));
 }

@@ -32,6 +32,16 @@ bool any_transient(const std::vector<Result<T>>& results) {
                        [](const Result<T>& r) { return !r && r.error().transient; });
 }
 
+// Lease `k` as a majority found it, no longer ours: with the `release --force` that broke it when
+// a member's history recorded it (every member's force names the same forcer).
+lock::Renewal lost_on_majority(const std::vector<std::vector<Result<lock::Renewal>>>& votes,
+                               size_t k) {
+    for (const auto& member : votes)
+        if (member[k] && member[k]->forced)
+            return *member[k];
+    return lock::Renewal{false, std::nullopt};
+}
+
 } // namespace
 
 RedlockBackend::RedlockBackend(const std::vector<Deployment>& members, lock::HolderInfo self,
@@ -230,18 +240,20 @@ void RedlockBackend::retake(size_t member, const lock::RenewRequest& request) {
         log::info("Redlock: {} had lost {}: taken again", name_of(member), request.keys.lock);
 }
 
-std::vector<Result<bool>> RedlockBackend::renew(std::span<const lock::RenewRequest> requests) {
+std::vector<Result<lock::Renewal>>
+RedlockBackend::renew(std::span<const lock::RenewRequest> requests) {
     const size_t n = members_.size(), q = lock::quorum(n);
     const auto sent_at = Clock::now();
-    std::vector<std::vector<Result<bool>>> votes(n);
+    std::vector<std::vector<Result<lock::Renewal>>> votes(n);
     fan_out(n, [&](size_t i) {
         votes[i] = members_[i]->renew(requests);
         votes[i].resize(requests.size(),
                         tl::unexpected(Error{Fault::internal, "no answer for this lease", true}));
     });
     auto count = [&](size_t k, bool renewed) {
-        return static_cast<size_t>(std::count_if(
-            votes.begin(), votes.end(), [&](const auto& v) { return v[k] && *v[k] == renewed; }));
+        return static_cast<size_t>(std::count_if(votes.begin(), votes.end(), [&](const auto& v) {
+            return v[k] && v[k]->renewed == renewed;
+        }));
     };
 
     // A minority that lost a lease the majority still has restarted empty (or its key was
@@ -252,25 +264,25 @@ std::vector<Result<bool>> RedlockBackend::renew(std::span<const lock::RenewReque
     for (size_t k = 0; k < requests.size(); ++k)
         if (count(k, true) >= q)
             for (size_t i = 0; i < n; ++i)
-                if (votes[i][k] && !*votes[i][k])
+                if (votes[i][k] && !votes[i][k]->renewed)
                     repairs.emplace_back(i, k);
     fan_out(repairs.size(),
             [&](size_t j) { retake(repairs[j].first, requests[repairs[j].second]); });
 
-    std::vector<Result<bool>> out;
+    std::vector<Result<lock::Renewal>> out;
     out.reserve(requests.size());
     for (size_t k = 0; k < requests.size(); ++k) {
         const size_t yes = count(k, true), no = count(k, false);
         const bool in_time = lock::validity(requests[k].ttl, Clock::now() - sent_at) > Millis(0);
         if (yes >= q && in_time) {
-            out.emplace_back(true);
+            out.emplace_back(lock::Renewal{true, std::nullopt});
             continue;
         }
         if (no >= q) {
-            out.emplace_back(false);
+            out.emplace_back(lost_on_majority(votes, k));
             continue;
         }
-        std::vector<Result<bool>> of_this;
+        std::vector<Result<lock::Renewal>> of_this;
         for (size_t i = 0; i < n; ++i)
             of_this.push_back(votes[i][k]);
         out.emplace_back(fail(Fault::unavailable,

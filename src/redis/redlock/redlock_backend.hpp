@@ -39,7 +39,7 @@ class RedlockBackend final : public lock::Backend, public lock::History {
     Result<lock::AcquireOutcome> acquire(const lock::Keys& keys,
                                          const lock::AcquireRequest& request) override;
     using lock::Backend::renew;
-    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override;
+    std::vector<Result<lock::Renewal>> renew(std::span<const lock::RenewRequest> requests) override;
     Result<std::optional<int64_t>> release(const lock::Keys& keys,
                                            const lock::ReleaseRequest& r) override;
     Result<bool> await_wake(const lock::Keys& keys, std::string_view waiter_id,

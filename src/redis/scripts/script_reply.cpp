@@ -91,17 +91,41 @@ Result<bool> flag_of(ReplyView reply, const EmbeddedScript& script) {
     return reply.integer() == 1;
 }
 
-std::vector<Result<bool>> as_flags(std::vector<Result<Reply>> replies,
-                                   const EmbeddedScript& script) {
-    std::vector<Result<bool>> flags;
-    flags.reserve(replies.size());
+namespace {
+
+// One renewal's reply (see as_renewals).
+Result<lock::Renewal> renewal_of(ReplyView reply, const EmbeddedScript& script) {
+    if (!reply.is_array()) {
+        TRY_ASSIGN(const bool renewed, flag_of(reply, script));
+        return lock::Renewal{renewed, std::nullopt};
+    }
+    TRY_ASSIGN(const auto f, ScriptFields::of(reply, script));
+    if (f.size() != 5)
+        return tl::unexpected(f.bad_shape());
+    TRY_ASSIGN(const int64_t status, f.int_at(0, "status"));
+    if (status != 0)
+        return tl::unexpected(f.bad_field("status", "not 0"));
+    lock::ForcedRelease forced;
+    TRY_ASSIGN(forced.host, f.text_at(1, "forcer's host"));
+    TRY_ASSIGN(forced.pid, f.int_at(2, "forcer's pid"));
+    TRY_ASSIGN(forced.user, f.text_at(3, "forcer's user"));
+    TRY_ASSIGN(forced.at_ms, f.int_at(4, "time of the force"));
+    return lock::Renewal{false, std::move(forced)};
+}
+
+} // namespace
+
+std::vector<Result<lock::Renewal>> as_renewals(std::vector<Result<Reply>> replies,
+                                               const EmbeddedScript& script) {
+    std::vector<Result<lock::Renewal>> renewals;
+    renewals.reserve(replies.size());
     for (auto& reply : replies) {
         if (!reply)
-            flags.emplace_back(tl::unexpected(std::move(reply.error())));
+            renewals.emplace_back(tl::unexpected(std::move(reply.error())));
         else
-            flags.emplace_back(flag_of(*reply, script));
+            renewals.emplace_back(renewal_of(*reply, script));
     }
-    return flags;
+    return renewals;
 }
 
 void note_history_error(std::string_view error, std::string_view history_key) {

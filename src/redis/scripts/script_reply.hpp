@@ -63,8 +63,10 @@ Result<std::string> history_error_at(const ScriptFields& fields, size_t index);
 
 // A script answering 1 or 0 (renew.lua, sem_renew.lua, fence_commit.lua), as true or false.
 Result<bool> flag_of(ReplyView reply, const EmbeddedScript& script);
-std::vector<Result<bool>> as_flags(std::vector<Result<Reply>> replies,
-                                   const EmbeddedScript& script);
+// The replies of a pipeline of renewals: 1 or 0, or renew.lua's {0, host, pid, user, time ms}
+// (no longer ours: broken by that `release --force`). A connection error stays as it is.
+std::vector<Result<lock::Renewal>> as_renewals(std::vector<Result<Reply>> replies,
+                                               const EmbeddedScript& script);
 
 // The history error of a script that wrote one, at -v only: the operation itself succeeded.
 void note_history_error(std::string_view error, std::string_view history_key);

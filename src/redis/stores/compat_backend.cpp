@@ -77,7 +77,8 @@ Result<lock::AcquireOutcome> CompatBackend::acquire(const lock::Keys& keys,
     return out;
 }
 
-std::vector<Result<bool>> CompatBackend::renew(std::span<const lock::RenewRequest> requests) {
+std::vector<Result<lock::Renewal>>
+CompatBackend::renew(std::span<const lock::RenewRequest> requests) {
     std::vector<std::string> values, ttls;
     values.reserve(requests.size());
     ttls.reserve(requests.size());
@@ -90,7 +91,7 @@ std::vector<Result<bool>> CompatBackend::renew(std::span<const lock::RenewReques
     for (size_t i = 0; i < requests.size(); ++i)
         calls.push_back({{requests[i].keys.lock}, {values[i], ttls[i]}});
     session_.confirm_master(); // a demoted master would accept the renewals for seconds
-    return as_flags(session_.run_each(renew_script(), calls), renew_script());
+    return as_renewals(session_.run_each(renew_script(), calls), renew_script());
 }
 
 Result<std::optional<int64_t>> CompatBackend::release(const lock::Keys& keys,

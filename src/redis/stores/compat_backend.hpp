@@ -29,7 +29,7 @@ class CompatBackend : public lock::Backend, public lock::History {
                                          const lock::AcquireRequest& request) final;
     using lock::Backend::renew;
     // One renewal script per lease, pipelined.
-    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) final;
+    std::vector<Result<lock::Renewal>> renew(std::span<const lock::RenewRequest> requests) final;
     Result<std::optional<int64_t>> release(const lock::Keys& keys,
                                            const lock::ReleaseRequest& request) final;
     // Nobody queues in these formats: nothing to leave.

@@ -156,7 +156,7 @@ Result<std::optional<lock::Pause>> read_pause(const ScriptFields& f) {
 
 Result<StatusReply> decode_status(const std::string& name, ReplyView reply) {
     TRY_ASSIGN(const auto f, ScriptFields::of(reply, scripts::status));
-    if (f.size() != 8)
+    if (f.size() != 9)
         return tl::unexpected(f.bad_shape());
     StatusReply out;
     lock::NameStatus& s = out.status;
@@ -175,7 +175,9 @@ Result<StatusReply> decode_status(const std::string& name, ReplyView reply) {
     TRY_ASSIGN(s.semaphore, read_semaphore(sem, out.now_ms));
     TRY(f.list_at(6, "runs"));
     s.runs = parse_runs(reply[6]);
-    TRY_ASSIGN(const auto pause, f.list_at(7, "pause"));
+    TRY_ASSIGN(const int64_t traces, f.int_at(7, "semaphore traces"));
+    s.semaphore_traces = traces == 1;
+    TRY_ASSIGN(const auto pause, f.list_at(8, "pause"));
     TRY_ASSIGN(s.paused, read_pause(pause));
     return out;
 }

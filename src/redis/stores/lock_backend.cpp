@@ -88,21 +88,26 @@ Result<lock::AcquireOutcome> LockBackend::acquire(const lock::Keys& keys,
     return out;
 }
 
-std::vector<Result<bool>> LockBackend::renew(std::span<const lock::RenewRequest> requests) {
-    std::vector<std::string> ttls;
+std::vector<Result<lock::Renewal>>
+LockBackend::renew(std::span<const lock::RenewRequest> requests) {
+    std::vector<std::string> ttls, fences;
     ttls.reserve(requests.size());
-    for (const auto& r : requests)
+    fences.reserve(requests.size());
+    for (const auto& r : requests) {
         ttls.push_back(ms(r.ttl));
+        fences.push_back(r.fence > 0 ? std::to_string(r.fence) : "");
+    }
     std::vector<ScriptCall> calls;
     calls.reserve(requests.size());
     for (size_t i = 0; i < requests.size(); ++i) {
         const auto& r = requests[i];
-        calls.push_back({{r.keys.lock, r.keys.readers, r.keys.rinfo},
-                         {r.owner, ttls[i], r.shared ? "s" : "x", r.hold_id}});
+        // The history and the token find who broke a lease that is gone (only then read).
+        calls.push_back({{r.keys.lock, r.keys.readers, r.keys.rinfo, r.keys.history},
+                         {r.owner, ttls[i], r.shared ? "s" : "x", r.hold_id, fences[i]}});
     }
     session_.confirm_master(); // a demoted master would accept the renewals for seconds
     auto [replies, acks, replication] = session_.run_each_acknowledged(scripts::renew, calls);
-    return acknowledged(as_flags(std::move(replies), scripts::renew), acks, replication);
+    return acknowledged(as_renewals(std::move(replies), scripts::renew), acks, replication);
 }
 
 Result<std::optional<int64_t>> LockBackend::release(const lock::Keys& keys,

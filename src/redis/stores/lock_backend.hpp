@@ -20,7 +20,7 @@ class LockBackend final : public lock::Backend, public lock::History {
                                          const lock::AcquireRequest& request) override;
     using lock::Backend::renew;
     // One renew.lua per lease, pipelined.
-    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override;
+    std::vector<Result<lock::Renewal>> renew(std::span<const lock::RenewRequest> requests) override;
     Result<std::optional<int64_t>> release(const lock::Keys& keys,
                                            const lock::ReleaseRequest& request) override;
     Result<bool> await_wake(const lock::Keys& keys, std::string_view waiter_id,

@@ -49,7 +49,8 @@ Result<lock::AcquireOutcome> SemaphoreBackend::acquire(const lock::Keys& keys,
     return out;
 }
 
-std::vector<Result<bool>> SemaphoreBackend::renew(std::span<const lock::RenewRequest> requests) {
+std::vector<Result<lock::Renewal>>
+SemaphoreBackend::renew(std::span<const lock::RenewRequest> requests) {
     std::vector<std::string> ttls;
     ttls.reserve(requests.size());
     for (const auto& r : requests)
@@ -62,7 +63,7 @@ std::vector<Result<bool>> SemaphoreBackend::renew(std::span<const lock::RenewReq
     }
     session_.confirm_master(); // a demoted master would accept the renewals for seconds
     auto [replies, acks, replication] = session_.run_each_acknowledged(scripts::sem_renew, calls);
-    return acknowledged(as_flags(std::move(replies), scripts::sem_renew), acks, replication);
+    return acknowledged(as_renewals(std::move(replies), scripts::sem_renew), acks, replication);
 }
 
 Result<SemReleaseReply> SemaphoreBackend::give_back(const lock::Keys& keys, std::string_view owner,

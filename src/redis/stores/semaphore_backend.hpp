@@ -24,7 +24,7 @@ class SemaphoreBackend final : public lock::Backend {
                                          const lock::AcquireRequest& request) override;
     using lock::Backend::renew;
     // One sem_renew.lua per permit (the requests' hold ids), pipelined.
-    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override;
+    std::vector<Result<lock::Renewal>> renew(std::span<const lock::RenewRequest> requests) override;
     // Gives back permit `hold_id` (if `owner` still holds it) and wakes the waiters that can now
     // take a permit: Some(0) when released, nullopt when it was not ours (any more). Refuses a
     // --min-hold; a semaphore keeps no history, so the exit status is not recorded.

@@ -39,9 +39,9 @@ Result<void> check_acknowledged(const std::optional<Result<int64_t>>& acks,
                 true);
 }
 
-std::vector<Result<bool>> acknowledged(std::vector<Result<bool>> renewed,
-                                       const std::optional<Result<int64_t>>& acks,
-                                       const Replication& replication) {
+std::vector<Result<lock::Renewal>> acknowledged(std::vector<Result<lock::Renewal>> renewed,
+                                                const std::optional<Result<int64_t>>& acks,
+                                                const Replication& replication) {
     auto ok = check_acknowledged(acks, replication, "the renewal");
     if (ok)
         return renewed;

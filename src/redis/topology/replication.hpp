@@ -1,5 +1,6 @@
 #pragma once
 
+#include "lock/backend.hpp"
 #include "redis/topology/deployment.hpp"
 #include "util/error.hpp"
 
@@ -22,8 +23,8 @@ Result<void> check_acknowledged(const std::optional<Result<int64_t>>& acks,
 // At renewal: `renewed` as it is when enough replicas acknowledged, else every renewal that
 // succeeded becomes a transient error, so the lease clock does not move and the watchdog tries
 // again.
-std::vector<Result<bool>> acknowledged(std::vector<Result<bool>> renewed,
-                                       const std::optional<Result<int64_t>>& acks,
-                                       const Replication& replication);
+std::vector<Result<lock::Renewal>> acknowledged(std::vector<Result<lock::Renewal>> renewed,
+                                                const std::optional<Result<int64_t>>& acks,
+                                                const Replication& replication);
 
 } // namespace dlock::redis

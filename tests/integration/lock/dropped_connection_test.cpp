@@ -41,7 +41,8 @@ class DropAfterRefusal : public lock::Backend {
     Result<void> leave_queue(const lock::Keys& k, std::string_view w, Millis hb) override {
         return inner_->leave_queue(k, w, hb);
     }
-    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override {
+    std::vector<Result<lock::Renewal>>
+    renew(std::span<const lock::RenewRequest> requests) override {
         return inner_->renew(requests);
     }
     Result<std::optional<int64_t>> release(const lock::Keys& k,

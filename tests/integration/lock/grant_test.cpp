@@ -30,7 +30,7 @@ class CountingBackend final : public lock::Backend {
         return inner_.acquire(k, r);
     }
     using lock::Backend::renew;
-    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> r) override {
+    std::vector<Result<lock::Renewal>> renew(std::span<const lock::RenewRequest> r) override {
         return inner_.renew(r);
     }
     Result<std::optional<int64_t>> release(const lock::Keys& k,

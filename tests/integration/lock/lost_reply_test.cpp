@@ -44,7 +44,8 @@ class LosingReplies : public lock::Backend {
         inner_ = open_();
         return fail(dlock::Fault::unavailable, "EVALSHA failed on Redis: connection lost", true);
     }
-    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override {
+    std::vector<Result<lock::Renewal>>
+    renew(std::span<const lock::RenewRequest> requests) override {
         return inner_->renew(requests);
     }
     Result<std::optional<int64_t>> release(const lock::Keys& k,

@@ -22,7 +22,8 @@ class FakeBackend : public lock::Backend {
     bool await_default = false;             // after sleeping the whole timeout
     std::deque<Result<bool>> renew_replies; // one per lease renewed
     Result<bool> renew_default = true;
-    std::set<std::string> gone_owners; // their leases are no longer ours (renew says false)
+    std::set<std::string> gone_owners;         // their leases are no longer ours (renew says false)
+    std::optional<lock::ForcedRelease> forced; // told with every "no longer ours"
 
     std::deque<Result<std::optional<int64_t>>> release_replies;
     Result<std::optional<int64_t>> release_default = std::optional<int64_t>(0);
@@ -73,19 +74,23 @@ class FakeBackend : public lock::Backend {
         acquire_keys.push_back(keys.lock);
         return next(acquire_replies, acquire_default);
     }
-    std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> requests) override {
+    std::vector<Result<lock::Renewal>>
+    renew(std::span<const lock::RenewRequest> requests) override {
         std::lock_guard lock(mutex_);
         renew_batches.push_back(requests.size());
-        std::vector<Result<bool>> results;
+        std::vector<Result<lock::Renewal>> results;
         for (const auto& r : requests) {
             renew_owners.emplace_back(r.owner);
             renew_holds.emplace_back(r.hold_id);
             renew_ttls.push_back(r.ttl);
             renew_shared.push_back(r.shared);
-            if (gone_owners.count(std::string(r.owner)))
-                results.emplace_back(false);
+            const Result<bool> reply = gone_owners.count(std::string(r.owner))
+                                           ? Result<bool>(false)
+                                           : next(renew_replies, renew_default);
+            if (!reply)
+                results.emplace_back(tl::unexpected(reply.error()));
             else
-                results.push_back(next(renew_replies, renew_default));
+                results.emplace_back(lock::Renewal{*reply, *reply ? std::nullopt : forced});
         }
         return results;
     }
@@ -163,7 +168,7 @@ struct FakeFactory {
                                              const lock::AcquireRequest& r) override {
             return t.acquire(k, r);
         }
-        std::vector<Result<bool>> renew(std::span<const lock::RenewRequest> rs) override {
+        std::vector<Result<lock::Renewal>> renew(std::span<const lock::RenewRequest> rs) override {
             return t.renew(rs);
         }
         Result<std::optional<int64_t>> release(const lock::Keys& k,

@@ -152,6 +152,25 @@ TEST_CASE("a renewal that says 'not ours' marks the lease lost and notifies", "[
     CHECK(lease.clock.expired());
 }
 
+TEST_CASE("a lease broken by release --force keeps who forced it", "[watchdog]") {
+    FakeBackend backend;
+    backend.renew_default = false;
+    backend.forced = lock::ForcedRelease{"ops-1", 4242, "alice", 1'700'000'000'000};
+    FakeFactory factory{backend};
+    Lease lease("owner", 300ms);
+    CHECK_FALSE(lease.clock.forced()); // nothing to tell before the loss
+    lock::Watchdog watchdog(factory.make(), 300ms, [] {});
+    watchdog.add(lease.request(), lease.clock);
+    REQUIRE(eventually([&] { return lease.clock.confirmed_lost(); }, 5s));
+    watchdog.stop();
+    const auto forced = lease.clock.forced();
+    REQUIRE(forced);
+    CHECK(forced->user == "alice");
+    CHECK(forced->host == "ops-1");
+    CHECK(forced->pid == 4242);
+    CHECK(forced->at_ms == 1'700'000'000'000);
+}
+
 TEST_CASE("one lease found gone is lost alone, the others are still renewed", "[watchdog]") {
     FakeBackend backend;
     backend.gone_owners = {"owner-b"};

@@ -177,7 +177,7 @@ TEST_CASE("status.lua's reply decodes by name, and any field of another type fai
     const auto runs = array(std::vector<std::string>(16, "$-1\r\n"));
     const auto pause = array({s("alice"), s("ops-1"), s("db migration"), i(1700000000000), i(0)});
     const std::vector<std::string> reply{
-        i(1700000004000), lock, shared, i(2), latch, sem, runs, pause};
+        i(1700000004000), lock, shared, i(2), latch, sem, runs, i(1), pause};
     auto status = decode_status("job", parse(array(reply)));
     REQUIRE(status);
     CHECK(status->now_ms == 1700000004000);
@@ -188,6 +188,7 @@ TEST_CASE("status.lua's reply decodes by name, and any field of another type fai
     CHECK(status->status.latch->count == 2);
     REQUIRE(status->status.semaphore);
     CHECK(status->status.semaphore->holders.size() == 1);
+    CHECK(status->status.semaphore_traces);
     REQUIRE(status->status.paused);
     CHECK(status->status.paused->by == "alice");
     CHECK(status->status.paused->reason == "db migration");
@@ -199,7 +200,7 @@ TEST_CASE("status.lua's reply decodes by name, and any field of another type fai
         array(std::vector<std::string>{s("x"), i(5000), s("web1"), s("pid?")} +
               std::vector<std::string>{s("ops"), s("cmd"), i(1), i(2), i(1), i(0)});
     auto bad = decode_status("job", parse(array({i(1), garbled_lock, array({}), i(0), array({}),
-                                                 array({}), array({}), array({})})));
+                                                 array({}), array({}), i(0), array({})})));
     REQUIRE_FALSE(bad);
     CHECK(bad.error().message ==
           "unexpected reply from script status.lua (holder pid: not an integer)");

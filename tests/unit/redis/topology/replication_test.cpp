@@ -67,7 +67,9 @@ TEST_CASE("WAIT refused is an error naming --min-replicas", "[replication]") {
 
 TEST_CASE("a renewal short of the replicas does not count, a lost lease stays lost",
           "[replication]") {
-    std::vector<Result<bool>> renewed{true, false, fail(Fault::unavailable, "reset", true)};
+    std::vector<Result<lock::Renewal>> renewed{lock::Renewal{true, std::nullopt},
+                                               lock::Renewal{false, std::nullopt},
+                                               fail(Fault::unavailable, "reset", true)};
     auto enough = acknowledged(renewed, acks(2), replicas(2));
     CHECK(*enough[0]);
     CHECK_FALSE(*enough[1]);
@@ -82,8 +84,8 @@ TEST_CASE("a renewal short of the replicas does not count, a lost lease stays lo
     CHECK_FALSE(*short_of[1]);
     CHECK(short_of[2].error().message == "reset");
 
-    auto refused =
-        acknowledged({true}, wait_failed("NOPERM no permissions to run 'wait'"), replicas(1));
+    auto refused = acknowledged({lock::Renewal{true, std::nullopt}},
+                                wait_failed("NOPERM no permissions to run 'wait'"), replicas(1));
     REQUIRE_FALSE(refused[0]);
     CHECK(refused[0].error().transient);
 }
