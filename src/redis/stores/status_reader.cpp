@@ -13,9 +13,9 @@ namespace {
 std::vector<std::string> status_keys(const std::string& prefix, const std::string& name) {
     const auto keys = lock::Keys::of(prefix, name);
     const auto latch = lock::LatchKeys::of(prefix, name);
-    return {keys.lock, keys.readers, keys.rinfo,  keys.alive, latch.latch, latch.waiters,
-            keys.sem,  keys.permits, keys.squeue, keys.runs,  keys.fence,  keys.history,
-            keys.paused};
+    return {keys.lock,     keys.readers, keys.rinfo,   keys.alive,  latch.latch,
+            latch.waiters, keys.sem,     keys.permits, keys.squeue, keys.runs,
+            keys.fence,    keys.history, keys.paused};
 }
 
 // The server's time from a TIME reply: {seconds, microseconds}, both numbers as text.
