@@ -11,8 +11,9 @@
 --       (zset hold id -> deadline ms), shared hold info (hash), exclusive waiters (zset), and
 --       optionally the history stream: a new acquisition, and the refusal of a caller that does
 --       not queue (WAITER "": its final answer), are recorded there; optionally the run
---       counters (lib/runs.lua), where that refusal counts as skipped_busy; the pause of the
---       name (hash, lua/pause.lua); optionally the waiters' details (hash): given, grants are on
+--       counters (lib/runs.lua), where that refusal counts as skipped_busy; optionally the pause
+--       of the name (hash, lua/pause.lua); optionally the waiters' details (hash): given (after
+--       the pause), grants are on
 --       (lib/grant.lua): an exclusive waiter leaves there what a release needs to hand it the
 --       lock.
 -- ARGV: owner token, hold id (unique per request, so a retried call is a replay, not a second
@@ -75,7 +76,12 @@ end
 
 -- Usually nobody holds, reads or queues: one look at the three keys (a missing key holds nobody)
 -- then spares the ownership, reader and queue checks, and the caller has no queue entry either.
-local idle = redis.call('EXISTS', lock, readers, queue, paused) == 0
+local idle
+if paused then
+  idle = redis.call('EXISTS', lock, readers, queue, paused) == 0
+else
+  idle = redis.call('EXISTS', lock, readers, queue) == 0
+end
 if idle and not shared then
   return take_exclusive()
 end
@@ -207,7 +213,8 @@ if current == owner then
   return {1, tonumber(h[1]), tonumber(h[2]), 'x'}
 end
 -- Paused: nothing new is held. An owner that reads already re-enters (or replays) below.
-if redis.call('EXISTS', paused) == 1 and redis.call('HEXISTS', rinfo, 'o:' .. owner) == 0 then
+if paused and redis.call('EXISTS', paused) == 1 and
+   redis.call('HEXISTS', rinfo, 'o:' .. owner) == 0 then
   return refuse_paused()
 end
 if current then

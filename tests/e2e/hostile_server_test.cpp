@@ -417,7 +417,11 @@ TEST_CASE("an acquire answered with a field of another type is 70, and nothing r
     const std::vector<std::string> grant = {":1\r\n", ":42\r\n", ":1\r\n", "$1\r\nx\r\n"};
     const auto refusal = joined(joined({":0\r\n", ":900\r\n"}, kHolder),
                                 {":1\r\n", ":0\r\n", ":0\r\n", ":3000\r\n"});
-    for (const auto& valid : {grant, refusal}) {
+    const std::vector<std::string> paused = {":-2\r\n",         ":0\r\n",
+                                             "$5\r\nalice\r\n", "$5\r\nops-1\r\n",
+                                             "$2\r\ndb\r\n",    ":1700000000000\r\n",
+                                             ":1\r\n"};
+    for (const auto& valid : {grant, refusal, paused}) {
         for (size_t k = 0; k < valid.size(); ++k) {
             auto server = answering(":fence", garbled(valid, k));
             TempDir dir;
@@ -457,6 +461,8 @@ TEST_CASE("a status answered with a field of another type is 70", "[e2e][hostile
         ":0\r\n",
         "*0\r\n",
         "*0\r\n",
+        "*0\r\n",
+        ":0\r\n",
         "*0\r\n"};
     {
         auto server = answering(":readers", resp_array(status));

@@ -106,7 +106,7 @@ TEST_CASE("an unknown subcommand is named", "[e2e][usage]") {
                   "unknown subcommand 'latch bogus' (see dlock latch --help)");
     check_message({"sem", "bogus"}, "unknown subcommand 'sem bogus' (see dlock sem --help)");
     check_message({}, "missing subcommand: run, acquire, bench, latch, status, history, release, "
-                      "sem, config, check, metrics or forget (see dlock --help)");
+                      "sem, config, check, metrics, forget, pause or resume (see dlock --help)");
     check_message({"latch"}, "missing subcommand: create, count-down, wait or status (see dlock "
                              "latch --help)");
 }
