@@ -5,6 +5,7 @@
 
 #include "e2e/fleet_helpers.hpp"
 #include "e2e/ops_helpers.hpp"
+#include "e2e/redlock_helpers.hpp"
 
 #include <fmt/format.h>
 #include <tuple>
@@ -364,33 +365,26 @@ TEST_CASE("check: hostile values in the runs hash never crash it and give a sane
 
 TEST_CASE("check under Redlock: the majority's view, still a verdict with one member down",
           "[e2e][check][redlock]") {
-    std::vector<std::unique_ptr<RedisServer>> members;
+    Members members;
     for (int i = 0; i < 3; ++i) {
         members.push_back(RedisServer::start());
         DLOCK_SKIP_UNLESS_STARTED(members.back(), "redis-server", "Redis");
     }
-    auto with_members = [&](std::vector<std::string> args) {
-        std::vector<std::string> out;
-        for (const auto& m : members)
-            out.insert(out.end(), {"--redis", m->url()});
-        out.insert(out.end(), args.begin(), args.end());
-        return out;
-    };
-    REQUIRE(run_raw(with_members({"run", "job", "--", "true"})).exit_code == 0);
-    auto all = run_raw(with_members({"check", "job", "--max-age", "1d"}));
+    REQUIRE(run_raw(on_members(members, {"run", "job", "--", "true"})).exit_code == 0);
+    auto all = run_raw(on_members(members, {"check", "job", "--max-age", "1d"}));
     INFO("stdout: " << all.out << "stderr: " << all.err);
     CHECK(all.exit_code == 0);
     CHECK(all.out.starts_with("OK - job last succeeded "));
 
     members[1]->stop();
-    auto one_down = run_raw(with_members({"check", "job", "--max-age", "1d"}));
+    auto one_down = run_raw(on_members(members, {"check", "job", "--max-age", "1d"}));
     INFO("stdout: " << one_down.out << "stderr: " << one_down.err);
     CHECK(one_down.exit_code == 0);
     CHECK(one_down.out.starts_with("OK - job last succeeded "));
     CHECK(lines(one_down.out).size() == 1);
 
     members[2]->stop();
-    auto two_down = run_raw(with_members({"check", "job", "--max-age", "1d"}));
+    auto two_down = run_raw(on_members(members, {"check", "job", "--max-age", "1d"}));
     INFO("stdout: " << two_down.out << "stderr: " << two_down.err);
     CHECK(two_down.exit_code == 3);
     CHECK(two_down.out.starts_with("UNKNOWN - cannot read job: "));
@@ -400,7 +394,7 @@ TEST_CASE("check under Redlock: the majority's view, still a verdict with one me
 TEST_CASE("check under Redlock: runs held by different majorities all count, and a member "
           "restarted empty hides none",
           "[e2e][check][redlock]") {
-    std::vector<std::unique_ptr<RedisServer>> members;
+    Members members;
     std::vector<std::string> args;
     for (int i = 0; i < 3; ++i) {
         members.push_back(RedisServer::start());

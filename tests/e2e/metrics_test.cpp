@@ -3,6 +3,7 @@
 // written atomically, and `dlock_up 0` when Redis is unreachable.
 
 #include "e2e/metrics_helpers.hpp"
+#include "e2e/redlock_helpers.hpp"
 
 #include <array>
 #include <filesystem>
@@ -195,7 +196,7 @@ TEST_CASE("metrics: --output replaces the file whole and a failed write keeps th
 }
 
 TEST_CASE("metrics: under Redlock the counts and the holder are the majority's", "[metrics]") {
-    std::vector<std::unique_ptr<RedisServer>> members;
+    Members members;
     for (int i = 0; i < 3; ++i) {
         members.push_back(RedisServer::start());
         if (!members.back()) {
@@ -203,19 +204,16 @@ TEST_CASE("metrics: under Redlock the counts and the holder are the majority's",
             return;
         }
     }
-    const auto with = [&](std::vector<std::string> args) {
-        std::vector<std::string> out;
-        for (const auto& m : members)
-            out.insert(out.end(), {"--redis", m->url()});
-        out.insert(out.end(), args.begin(), args.end());
-        return out;
-    };
-    CHECK(run_raw(with({"run", "job", "--", "true"})).exit_code == 0);
-    CHECK(run_raw(with({"run", "job", "--", "true"})).exit_code == 0);
-    CHECK(run_raw(with({"run", "job", "--", "false"})).exit_code == 1);
-    Process holder(with({"run", "job", "--", "sleep", "60"}), clean_env());
-    REQUIRE(eventually([&] { return run_raw(with({"status", "job"})).exit_code == 0; }, 20s));
-    const auto r = run_raw(with({"metrics"}));
+    CHECK(run_raw(on_members(members, {"run", "job", "--", "true"})).exit_code == 0);
+    CHECK(run_raw(on_members(members, {"run", "job", "--", "true"})).exit_code == 0);
+    CHECK(run_raw(on_members(members, {"run", "job", "--", "false"})).exit_code == 1);
+    Process holder(on_members(members, {"run", "job", "--", "sleep", "60"}), clean_env());
+    REQUIRE(eventually(
+        [&] {
+            return run_raw(on_members(members, {"status", "job"})).exit_code == 0;
+        },
+        20s));
+    const auto r = run_raw(on_members(members, {"metrics"}));
     holder.signal(SIGTERM);
     holder.wait();
     REQUIRE(r.exit_code == 0);

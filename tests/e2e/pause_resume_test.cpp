@@ -4,6 +4,7 @@
 
 #include "e2e/acquire_script.hpp"
 #include "e2e/ops_helpers.hpp"
+#include "e2e/redlock_helpers.hpp"
 
 using namespace dlock::test;
 using namespace dlock::test::e2e;
@@ -12,17 +13,6 @@ namespace {
 
 std::string counter(const RedisServer& server, const std::string& name, const std::string& field) {
     return std::string(server.cmd({"HGET", key(name, "runs"), field}).str());
-}
-
-// Polls `done` every 50 ms for at most `bound`.
-bool eventually(const std::function<bool()>& done, milliseconds bound = 30s) {
-    const auto start = Clock::now();
-    while (!done()) {
-        if (since(start) > bound)
-            return false;
-        std::this_thread::sleep_for(50ms);
-    }
-    return true;
 }
 
 } // namespace
@@ -74,7 +64,11 @@ TEST_CASE("a pause leaves the holder running and sends its queued waiters away",
     TempDir dir;
     auto holder = start_holder(*server, dir, "job");
     auto waiter = start(*server, {"run", "-w", "10m", "job", "--", "touch", dir.path() + "/ran"});
-    REQUIRE(eventually([&] { return server->cmd({"ZCARD", key("job", "queue")}).integer() == 1; }));
+    REQUIRE(eventually(
+        [&] {
+            return server->cmd({"ZCARD", key("job", "queue")}).integer() == 1;
+        },
+        30s));
 
     auto paused = run(*server, {"pause", "job", "--for", "forever"});
     INFO("stdout: " << paused.out << "stderr: " << paused.err);
@@ -140,7 +134,11 @@ TEST_CASE("dlock acquire of a paused name is refused, and no keeper is left", "[
 TEST_CASE("a pause ends by itself at the end of --for", "[e2e][pause]") {
     REQUIRE_REDIS(server);
     REQUIRE(run(*server, {"pause", "job", "--for", "1s"}).exit_code == 0);
-    CHECK(eventually([&] { return run(*server, {"run", "job", "--", "true"}).exit_code == 0; }));
+    CHECK(eventually(
+        [&] {
+            return run(*server, {"run", "job", "--", "true"}).exit_code == 0;
+        },
+        30s, 100ms));
     CHECK_FALSE(exists(*server, key("job", "paused")));
 }
 
@@ -172,20 +170,13 @@ TEST_CASE("pause and resume with bad input exit 64 and change nothing", "[e2e][p
 
 TEST_CASE("under Redlock a pause holds on a majority, and one paused member refuses a run",
           "[e2e][pause][redlock]") {
-    std::vector<std::unique_ptr<RedisServer>> members;
+    Members members;
     for (int i = 0; i < 3; ++i) {
         members.push_back(RedisServer::start());
         DLOCK_SKIP_UNLESS_STARTED(members.back(), "redis-server", "Redis");
     }
-    auto with_members = [&](std::vector<std::string> args) {
-        std::vector<std::string> out;
-        for (const auto& m : members)
-            out.insert(out.end(), {"--redis", m->url()});
-        out.insert(out.end(), args.begin(), args.end());
-        return out;
-    };
     members[2]->stop();
-    auto paused = run_raw(with_members({"pause", "job", "--for", "1h"}));
+    auto paused = run_raw(on_members(members, {"pause", "job", "--for", "1h"}));
     INFO("stdout: " << paused.out << "stderr: " << paused.err);
     CHECK(paused.exit_code == 0);
     CHECK(lines_with(paused.out, ": paused job until ").size() == 2);
@@ -194,12 +185,12 @@ TEST_CASE("under Redlock a pause holds on a majority, and one paused member refu
 
     members[2] = RedisServer::start();
     REQUIRE(members[2]);
-    CHECK(run_raw(with_members({"run", "job", "--", "true"})).exit_code == 75);
+    CHECK(run_raw(on_members(members, {"run", "job", "--", "true"})).exit_code == 75);
     // Resumed on one member only: the other paused one still refuses.
     REQUIRE(members[0]->cmd({"DEL", key("job", "paused")}).integer() == 1);
-    CHECK(run_raw(with_members({"run", "job", "--", "true"})).exit_code == 75);
-    auto resumed = run_raw(with_members({"resume", "job"}));
+    CHECK(run_raw(on_members(members, {"run", "job", "--", "true"})).exit_code == 75);
+    auto resumed = run_raw(on_members(members, {"resume", "job"}));
     CHECK(resumed.exit_code == 1); // not paused on two of the members
     CHECK(lines_with(resumed.out, ": resumed job").size() == 1);
-    CHECK(run_raw(with_members({"run", "job", "--", "true"})).exit_code == 0);
+    CHECK(run_raw(on_members(members, {"run", "job", "--", "true"})).exit_code == 0);
 }

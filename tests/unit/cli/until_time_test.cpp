@@ -1,45 +1,18 @@
 #include "cli/until_time.hpp"
+#include "unit/utc_zone.hpp"
 
 #include <catch2/catch.hpp>
-#include <cstdlib>
-#include <ctime>
-#include <optional>
-#include <string>
 
 using namespace dlock;
 
 namespace {
-
-// Local times read in a fixed zone while it lives, so the test does not depend on the machine's;
-// the zone before is restored for the other tests.
-class Utc {
-  public:
-    Utc() {
-        if (const char* tz = std::getenv("TZ"))
-            before_ = tz;
-        setenv("TZ", "UTC", 1);
-        tzset();
-    }
-    ~Utc() {
-        if (before_)
-            setenv("TZ", before_->c_str(), 1);
-        else
-            unsetenv("TZ");
-        tzset();
-    }
-    Utc(const Utc&) = delete;
-    Utc& operator=(const Utc&) = delete;
-
-  private:
-    std::optional<std::string> before_;
-};
 
 constexpr int64_t kNow = 1'795'000'000'000; // 2026-11-18 11:06:40 UTC
 
 } // namespace
 
 TEST_CASE("pause --until: a clock time is the next one, today or tomorrow", "[until]") {
-    Utc utc;
+    test::UtcZone utc;
     CHECK(cli::until_local_time("--until", "12:00", kNow).value() == Millis((53 * 60 + 20) * 1000));
     CHECK(cli::until_local_time("--until", "11:06:50", kNow).value() == Millis(10'000));
     // 11:00 has passed: tomorrow's.
@@ -48,7 +21,7 @@ TEST_CASE("pause --until: a clock time is the next one, today or tomorrow", "[un
 }
 
 TEST_CASE("pause --until: a date and time, with a space or a T", "[until]") {
-    Utc utc;
+    test::UtcZone utc;
     CHECK(cli::until_local_time("--until", "2026-11-18 12:06:40", kNow).value() ==
           Millis(3600 * 1000));
     CHECK(cli::until_local_time("--until", "2026-11-19T11:06", kNow).value() ==
@@ -56,7 +29,7 @@ TEST_CASE("pause --until: a date and time, with a space or a T", "[until]") {
 }
 
 TEST_CASE("pause --until: the past and anything else are usage errors", "[until]") {
-    Utc utc;
+    test::UtcZone utc;
     for (const char* bad : {"2026-11-18 11:00", "2001-01-01T00:00", "teatime", "", "25:00", "9",
                             "09:00 tomorrow", "2026-13-01 10:00", "now"}) {
         const auto r = cli::until_local_time("--until", bad, kNow);
