@@ -22,17 +22,18 @@ HolderStatus holder(std::string host, int64_t pid, int64_t age_ms, Millis ttl, i
 StatusReport report() {
     StatusReport r;
     r.server_now_ms = kNow;
-    NameStatus job{"job", {}, {}, {}, {}};
+    NameStatus job{"job", {}, {}, {}, {}, {}, false};
     job.lock.state = LockStatus::State::exclusive;
     job.lock.holders = {holder("web-1", 4242, 192'000, 27s, 17, 2)};
     job.lock.waiters = 1;
-    NameStatus pool{"pool", {}, SemaphoreStatus{3, {holder("db-7", 9, 5000, 60s, 5)}, 0}, {}, {}};
-    NameStatus deploy{"deploy", {}, {}, LatchStatus{1, 2, 3600s, 0}, {}};
-    NameStatus mh{"mh", {}, {}, {}, {}};
+    NameStatus pool{"pool", {},   SemaphoreStatus{3, {holder("db-7", 9, 5000, 60s, 5)}, 0}, {}, {},
+                    {},     false};
+    NameStatus deploy{"deploy", {}, {}, LatchStatus{1, 2, 3600s, 0}, {}, {}, false};
+    NameStatus mh{"mh", {}, {}, {}, {}, {}, false};
     mh.lock.state = LockStatus::State::min_hold;
     mh.lock.holders = {holder("web-2", 7, 1000, 4s, 18, 0)};
     mh.lock.held_until_ms = kNow + 4000;
-    NameStatus free_name{"spare", {}, {}, {}, {}};
+    NameStatus free_name{"spare", {}, {}, {}, {}, {}, false};
     r.names = {deploy, job, mh, pool, free_name};
     return r;
 }
@@ -74,7 +75,7 @@ spare   lock       free                           -      -     -      -         
 TEST_CASE("status JSON uses the documented field names", "[status]") {
     StatusReport r;
     r.server_now_ms = kNow;
-    NameStatus job{"job", {}, {}, {}, {}};
+    NameStatus job{"job", {}, {}, {}, {}, {}, false};
     job.lock.state = LockStatus::State::shared;
     job.lock.holders = {holder("web-1", 4242, 1000, 20s, 17)};
     r.names = {job};
@@ -96,7 +97,7 @@ TEST_CASE("status JSON uses the documented field names", "[status]") {
 }
 
 TEST_CASE("a name is in use when held, kept by --min-hold, or an existing latch", "[status]") {
-    NameStatus s{"x", {}, {}, {}, {}};
+    NameStatus s{"x", {}, {}, {}, {}, {}, false};
     CHECK_FALSE(s.in_use());
     s.lock.waiters = 3; // waiters alone do not make it held
     CHECK_FALSE(s.in_use());

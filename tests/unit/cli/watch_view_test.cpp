@@ -13,7 +13,7 @@ namespace {
 constexpr int64_t kNow = 1'700'000'000'000; // 2023-11-14 22:13:20 UTC
 
 NameStatus held_job() {
-    NameStatus job{"job", {}, {}, {}, {}};
+    NameStatus job{"job", {}, {}, {}, {}, {}, false};
     job.lock.state = LockStatus::State::exclusive;
     job.lock.holders = {
         HolderStatus{HolderInfo{"web-1", 4242, "alice", "./backup.sh", kNow - 60'000, 17}, 27s, 1}};
@@ -40,7 +40,7 @@ const cli::WatchHeader kHeader{"dlock", "h:6379", 500ms, cli::StatusStyle::table
 
 TEST_CASE("a watch frame: the header, the status table, then the last runs", "[status][watch]") {
     UtcZone utc;
-    const auto a = answer({held_job(), NameStatus{"idle", {}, {}, {}, {}}});
+    const auto a = answer({held_job(), NameStatus{"idle", {}, {}, {}, {}, {}, false}});
     const auto lines = cli::watch_lines(app::WatchState{&a, nullptr, 0}, kHeader);
     const std::vector<std::string> expected{
         "server time 22:13:20  every 500ms  Ctrl-C to quit  prefix dlock on h:6379",
@@ -72,7 +72,7 @@ TEST_CASE("a watch frame after a failed read: the error first, the last reading 
 
 TEST_CASE("the runs table: a name that only skipped has no last run, never a success",
           "[status][watch]") {
-    NameStatus skipper{"skipper", {}, {}, {}, {}};
+    NameStatus skipper{"skipper", {}, {}, {}, {}, {}, false};
     skipper.runs.counts[static_cast<size_t>(Outcome::skipped_slot_done)] = 4;
     const auto a = answer({skipper});
     CHECK(cli::runs_table(a.reading) ==
